@@ -1,0 +1,87 @@
+public import Foundation
+
+/// A commit's position in the league's history: 1, 2, 3 … with no gaps; 0 is the empty league.
+public typealias Revision = UInt64
+
+/// The identity of a player: a UUID minted by whoever creates the player (usually the client).
+///
+/// Value type, `Sendable`; compares and hashes by the UUID.
+public struct PlayerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The UUID this id wraps.
+    public let uuid: UUID
+
+    /// Wraps an existing UUID.
+    public init(_ uuid: UUID) { self.uuid = uuid }
+
+    /// Mints a fresh random id.
+    public init() { self.uuid = UUID() }
+
+    /// Parses the canonical textual form (case-insensitive); nil when it is not a UUID.
+    public init?(_ text: String) {
+        guard let uuid = UUID(uuidString: text) else { return nil }
+        self.uuid = uuid
+    }
+
+    /// The lowercase canonical text, as it travels on the wire.
+    public var description: String { uuid.uuidString.lowercased() }
+
+    /// The first 8 hex digits, the short id shown to people.
+    public var shortID: String { String(description.prefix(8)) }
+
+    public static func < (lhs: PlayerID, rhs: PlayerID) -> Bool { lhs.description < rhs.description }
+}
+
+/// The identity of a match: a UUID minted by whoever creates the match.
+///
+/// Value type, `Sendable`; compares and hashes by the UUID.
+public struct MatchID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The UUID this id wraps.
+    public let uuid: UUID
+
+    /// Wraps an existing UUID.
+    public init(_ uuid: UUID) { self.uuid = uuid }
+
+    /// Mints a fresh random id.
+    public init() { self.uuid = UUID() }
+
+    /// Parses the canonical textual form (case-insensitive); nil when it is not a UUID.
+    public init?(_ text: String) {
+        guard let uuid = UUID(uuidString: text) else { return nil }
+        self.uuid = uuid
+    }
+
+    /// The lowercase canonical text, as it travels on the wire.
+    public var description: String { uuid.uuidString.lowercased() }
+
+    /// The first 8 hex digits, the short id shown to people.
+    public var shortID: String { String(description.prefix(8)) }
+
+    public static func < (lhs: MatchID, rhs: MatchID) -> Bool { lhs.description < rhs.description }
+}
+
+/// The identity of one running client (one `goal-client` process, one view-model stack).
+///
+/// It scopes exactly-once delivery: mutation ids are (instance, seq). An opaque, non-empty string of at most
+/// 64 characters; clients normally use a random UUID kept for the life of the process.
+public struct ClientInstanceID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The opaque text.
+    public let rawValue: String
+
+    /// Wraps text as an instance id; nil when empty or longer than 64 characters.
+    public init?(_ rawValue: String) {
+        guard !rawValue.isEmpty, rawValue.utf8.count <= 64 else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// A fresh random instance id.
+    public static func random() -> ClientInstanceID {
+        ClientInstanceID(UUID().uuidString.lowercased())!
+    }
+
+    /// The instance the server itself uses for changes no client asked for (e.g. a restore).
+    public static let server = ClientInstanceID("server")!
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: ClientInstanceID, rhs: ClientInstanceID) -> Bool { lhs.rawValue < rhs.rawValue }
+}

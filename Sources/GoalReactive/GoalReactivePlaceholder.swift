@@ -1,0 +1,2 @@
+// Placeholder so the package resolves before GoalReactive has sources; delete once real files exist.
+enum GoalReactivePlaceholder {}

@@ -1,0 +1,2 @@
+/// Placeholder: GoalWire (wire messages and JSON codec) is being written.
+enum GoalWirePlaceholder {}
