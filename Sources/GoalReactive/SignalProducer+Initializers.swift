@@ -60,11 +60,15 @@ extension SignalProducer {
     ///   - values: Iterated once per start.
     public init<S: Sequence>(_ values: S) where S.Element == Value {
         self.init { observer, lifetime in
-            for value in values {
-                if lifetime.hasEnded { return }
+            var iterator = values.makeIterator()
+            // Check before pulling the next element, so an interrupted start pulls nothing more.
+            while !lifetime.hasEnded {
+                guard let value = iterator.next() else {
+                    observer.sendCompleted()
+                    return
+                }
                 observer.send(value: value)
             }
-            observer.sendCompleted()
         }
     }
 

@@ -39,6 +39,7 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
     /// - Parameters:
     ///   - setup: Receives the produced signal and its interrupt handle; its result is returned.
     /// - Returns: What `setup` returned.
+    @discardableResult
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: any Disposable) -> Result
     ) -> Result {
