@@ -15,10 +15,12 @@ let package = Package(
         .library(name: "GoalModel", targets: ["GoalModel"]),
         .library(name: "GoalWire", targets: ["GoalWire"]),
         .library(name: "GoalReactive", targets: ["GoalReactive"]),
+        .library(name: "GoalStore", targets: ["GoalStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // Pure domain: no IO, no async. Imports point down only (DESIGN.md "Layout").
@@ -35,10 +37,21 @@ let package = Package(
         ),
         // ReactiveSwift-compatible core; depends on nothing of ours.
         .target(name: "GoalReactive", swiftSettings: strictSettings),
+        // Persistence: the store protocol, an in-memory store and the SQLite store (GRDB).
+        .target(
+            name: "GoalStore",
+            dependencies: ["GoalModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(name: "GoalModelTests", dependencies: ["GoalModel", "GoalWire"], swiftSettings: strictSettings),
         .testTarget(name: "GoalWireTests", dependencies: ["GoalWire", "GoalModel"], swiftSettings: strictSettings),
         .testTarget(name: "GoalReactiveTests", dependencies: ["GoalReactive"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GoalStoreTests",
+            dependencies: ["GoalStore", "GoalModel", "GoalWire"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
