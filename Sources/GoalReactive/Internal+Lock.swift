@@ -1,21 +1,28 @@
-import Synchronization
+import Foundation
 
-/// A non-recursive lock over `Synchronization.Mutex`, used to guard the mutable state of the library's
-/// reference types.
+/// A non-recursive lock guarding the mutable state of the library's reference types.
 ///
-/// `Mutex<State>` cannot hold non-`Sendable` state such as observer closures without fighting region-based
-/// isolation checks, so the library keeps such state in ordinary stored properties of an
-/// `@unchecked Sendable` class and guards every access with one of these locks. Every type that does this
-/// says which lock guards which property.
+/// Why not `Synchronization.Mutex`:
+/// - `Mutex<State>` cannot hold non-`Sendable` state such as observer closures without fighting region-based
+///   isolation checks;
+/// - on Linux its contended path is a raw futex inside the (uninstrumented) Synchronization library, which
+///   ThreadSanitizer cannot see, so every contended section is reported as a data race. `NSLock` is a
+///   `pthread_mutex_t`, which TSan understands.
+///
+/// So the library keeps such state in ordinary stored properties of an `@unchecked Sendable` class and guards
+/// every access with one of these locks. Every type that does this says which lock guards which property.
 ///
 /// Never call out to user code (observers, disposal actions, scheduled actions) while holding it.
-final class Lock: Sendable {
-    private let mutex = Mutex<Void>(())
+final class Lock: @unchecked Sendable {
+    // `@unchecked Sendable`: NSLock is thread-safe by construction.
+    private let lock = NSLock()
 
     /// Runs `body` with the lock held.
     @inline(__always)
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        try mutex.withLock { _ in try body() }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
     }
 }
 

@@ -70,18 +70,18 @@ struct SchedulerTests {
         let scheduler = QueueScheduler()
         let ticks = Atomic<Int>(0)
         let stopped = Atomic<Bool>(false)
-        let disposable = Mutex<(any Disposable)?>(nil)
+        let disposable = SerialDisposable()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let timer = scheduler.schedule(after: Date(), interval: .milliseconds(5), leeway: .milliseconds(1)) {
                 // Runs on the serial queue: resume exactly once, on the third tick.
                 if ticks.add(1, ordering: .relaxed).newValue == 3 {
-                    disposable.withLock { $0?.dispose() }
+                    disposable.dispose()
                     stopped.store(true, ordering: .relaxed)
                     continuation.resume()
                 }
             }
-            disposable.withLock { $0 = timer }
-            if ticks.load(ordering: .relaxed) >= 3 { timer?.dispose() }
+            // If the third tick already happened, `disposable` was disposed and disposes `timer` at once.
+            disposable.inner = timer
         }
         // Let a would-be fourth tick pass, then check that the timer stayed stopped.
         try? await Task.sleep(for: .milliseconds(50))
@@ -92,7 +92,8 @@ struct SchedulerTests {
     }
 }
 
-@Suite("MainScheduler")
+/// Serialized: `MainScheduler`'s "nothing pending" rule is process-wide, so these tests must not overlap.
+@Suite("MainScheduler", .serialized)
 struct MainSchedulerTests {
     @MainActor
     @Test func runsSynchronouslyOnTheMainQueueWhenNothingIsPending() {

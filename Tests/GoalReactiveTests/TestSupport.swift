@@ -1,17 +1,25 @@
-import Synchronization
+import Foundation
 
 @testable import GoalReactive
 
 /// A thread-safe, append-only log for assertions on exact event sequences.
-final class Log<Entry: Sendable>: Sendable {
-    private let entries = Mutex<[Entry]>([])
+///
+/// Uses `NSLock` rather than `Mutex`: on Linux, TSan cannot see `Mutex`'s futex-based contended path.
+final class Log<Entry: Sendable>: @unchecked Sendable {
+    // `@unchecked Sendable`: `entries` is only touched under `lock`.
+    private let lock = NSLock()
+    private var entries: [Entry] = []
 
     func append(_ entry: Entry) {
-        entries.withLock { $0.append(entry) }
+        lock.lock()
+        defer { lock.unlock() }
+        entries.append(entry)
     }
 
     var all: [Entry] {
-        entries.withLock { $0 }
+        lock.lock()
+        defer { lock.unlock() }
+        return entries
     }
 }
 

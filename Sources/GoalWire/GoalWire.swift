@@ -1,2 +1,0 @@
-/// Placeholder: GoalWire (wire messages and JSON codec) is being written.
-enum GoalWirePlaceholder {}
