@@ -51,8 +51,12 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
         let normalized = raw.precomposedStringWithCanonicalMapping
             .trimmingCharacters(in: .whitespacesAndNewlines)
         guard !normalized.isEmpty else { throw .empty }
-        if let bad = normalized.unicodeScalars.first(where: PlayerName.isForbidden) {
-            throw .forbiddenCharacter(bad)
+        let scalars = Array(normalized.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() where PlayerName.isForbidden(scalar) {
+            // A zero-width joiner inside an emoji sequence (👩‍💻, 🏳️‍🌈) is part of one visible character.
+            let previous = index > 0 ? scalars[index - 1] : nil
+            let next = index + 1 < scalars.count ? scalars[index + 1] : nil
+            guard PlayerName.isEmojiJoiner(scalar, between: previous, and: next) else { throw .forbiddenCharacter(scalar) }
         }
         let length = normalized.count
         guard length <= PlayerName.maximumLength else { throw .tooLong(length) }
@@ -81,6 +85,18 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
         default:
             return false
         }
+    }
+}
+
+extension PlayerName {
+    /// True for U+200D ZERO WIDTH JOINER between an emoji (or its modifier or variation selector) and a
+    /// non-ASCII emoji: an emoji ZWJ sequence, which renders as one grapheme. Anywhere else it stays forbidden.
+    static func isEmojiJoiner(_ scalar: Unicode.Scalar, between previous: Unicode.Scalar?, and next: Unicode.Scalar?) -> Bool {
+        guard scalar.value == 0x200D, let previous, let next else { return false }
+        let previousIsEmoji =
+            (previous.properties.isEmoji && previous.value > 0x7F) || previous.properties.isEmojiModifier
+            || previous.value == 0xFE0F
+        return previousIsEmoji && next.properties.isEmoji && next.value > 0x7F
     }
 }
 
