@@ -1,0 +1,34 @@
+// The one place that maps protocol errors to close codes (HOUSE-STYLE §2 GoalWire).
+
+extension WireErrorCode {
+    /// The close code that follows an `error` with this code.
+    public var closeCode: CloseCode {
+        switch self {
+        case .badMessage, .unknownType, .notAuthenticated, .alreadyAuthenticated: .protocolViolation
+        case .tooLarge: .messageTooLarge
+        case .unauthorized: .unauthorized
+        case .tokenRevoked: .tokenRevoked
+        case .protocolVersion: .unsupportedProtocolVersion
+        case .handshakeTimeout: .handshakeTimeout
+        case .heartbeatTimeout: .heartbeatTimeout
+        case .slowConsumer: .slowConsumer
+        case .flood: .flood
+        case .overloaded: .overloaded
+        case .connectionLimit: .connectionLimit
+        case .shuttingDown: .goingAway
+        case .internalError: .serverError
+        case .resync: .resync
+        case .sessionReplaced: .sessionReplaced
+        }
+    }
+}
+
+extension WireDecodingError {
+    /// The close code for a message that failed to decode.
+    public var closeCode: CloseCode { code.closeCode }
+}
+
+extension CloseCode {
+    /// The close code for an inbound message that failed to decode (`4400`, or `4413` when too large).
+    public init(_ error: WireDecodingError) { self = error.closeCode }
+}

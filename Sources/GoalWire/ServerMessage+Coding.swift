@@ -1,0 +1,154 @@
+import GoalModel
+
+extension ServerMessage {
+    /// The largest server message a client accepts (a guard against garbage; real frames are far smaller).
+    public static let maxMessageBytes = 4 * 1024 * 1024
+
+    /// The message as one JSON text frame: `type` first, then its fields.
+    public func encoded() -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        switch self {
+        case .changeset(let changeset):
+            return ChangesetFrame.encode(knownDigest: changeset).bytes
+        case .snapshotChunk(let chunk):
+            return SnapshotChunker.frame(chunk)
+        case .welcome(let welcome):
+            w.raw(#"{"type":"welcome","protocol":"#)
+            w.integer(welcome.protocolVersion)
+            w.raw(#","epoch":"#)
+            w.string(welcome.epoch)
+            w.raw(#","head":"#)
+            w.integer(welcome.head)
+            w.raw(#","head_digest":"#)
+            w.hexString(welcome.headDigest.bytes)
+            w.raw(#","mode":"#)
+            w.string(welcome.mode.rawValue)
+            w.raw(#","role":"#)
+            w.string(welcome.role.rawValue)
+            w.raw(#","server_time":"#)
+            w.integer(welcome.serverTime.millisecondsSince1970)
+        case .caughtUp(let head):
+            w.raw(#"{"type":"caught_up","head":"#)
+            w.integer(head)
+        case .snapshotBegin(let begin):
+            w.raw(#"{"type":"snapshot_begin","revision":"#)
+            w.integer(begin.revision)
+            w.raw(#","epoch":"#)
+            w.string(begin.epoch)
+            w.raw(#","digest":"#)
+            w.hexString(begin.digest.bytes)
+            w.raw(#","players":"#)
+            w.integer(begin.players)
+            w.raw(#","matches":"#)
+            w.integer(begin.matches)
+        case .snapshotEnd(let revision, let digest):
+            w.raw(#"{"type":"snapshot_end","revision":"#)
+            w.integer(revision)
+            w.raw(#","digest":"#)
+            w.hexString(digest.bytes)
+        case .ack(let seq, let revision, let noop):
+            w.raw(#"{"type":"ack","seq":"#)
+            w.integer(seq)
+            w.raw(#","revision":"#)
+            w.integer(revision)
+            if noop { w.raw(#","noop":true"#) }
+        case .rejected(let seq, let rejection):
+            w.raw(#"{"type":"rejected","seq":"#)
+            w.integer(seq)
+            w.byte(UInt8(ascii: ","))
+            w.rejectionMembers(rejection)
+        case .rateLimited(let seq, let retryAfter):
+            w.raw(#"{"type":"rate_limited""#)
+            if let seq {
+                w.raw(#","seq":"#)
+                w.integer(seq)
+            }
+            w.raw(#","retry_after_ms":"#)
+            w.integer(retryAfter)
+        case .overloaded(let retryAfter):
+            w.raw(#"{"type":"overloaded","retry_after_ms":"#)
+            w.integer(retryAfter)
+        case .error(let code, let message):
+            w.raw(#"{"type":"error","code":"#)
+            w.string(code.rawValue)
+            w.raw(#","message":"#)
+            w.string(message)
+        }
+        w.byte(UInt8(ascii: "}"))
+        return w.bytes
+    }
+
+    /// Decodes one server message. Never traps.
+    /// - Parameters:
+    ///   - bytes: the frame's bytes (UTF-8 JSON).
+    ///   - limit: the largest frame accepted (`maxMessageBytes` by default).
+    /// - Throws: `WireDecodingError` naming the field and what was expected.
+    public static func decode(_ bytes: [UInt8], limit: Int = maxMessageBytes) throws(WireDecodingError) -> ServerMessage {
+        try WireJSON.decode(ServerMessage.self, from: bytes, limit: limit)
+    }
+}
+
+extension ServerMessage: Decodable {
+    public init(from decoder: any Decoder) throws {
+        self = try decoder.decodeMessage(known: ServerMessage.types) { type, c in
+            switch type {
+            case "welcome":
+                return .welcome(
+                    Welcome(
+                        protocolVersion: try c.integer(Int.self, "protocol"),
+                        epoch: try c.value(String.self, "epoch"),
+                        head: try c.integer(Revision.self, "head"),
+                        headDigest: try c.value(Digest.self, "head_digest"),
+                        mode: try c.enumeration(SyncMode.self, "mode"),
+                        role: try c.value(Role.self, "role"),
+                        serverTime: Timestamp(millisecondsSince1970: try c.integer(Int64.self, "server_time"))
+                    )
+                )
+            case "changeset":
+                return .changeset(try Changeset(from: decoder))
+            case "caught_up":
+                return .caughtUp(head: try c.integer(Revision.self, "head"))
+            case "snapshot_begin":
+                return .snapshotBegin(
+                    SnapshotBegin(
+                        revision: try c.integer(Revision.self, "revision"),
+                        epoch: try c.value(String.self, "epoch"),
+                        digest: try c.value(Digest.self, "digest"),
+                        players: try c.integer(Int.self, "players"),
+                        matches: try c.integer(Int.self, "matches")
+                    )
+                )
+            case "snapshot_chunk":
+                return .snapshotChunk(
+                    SnapshotChunk(
+                        players: try c.optionalValue([Player].self, "players") ?? [],
+                        matches: try c.optionalValue([Match].self, "matches") ?? [],
+                        ratings: try c.optionalValue([Rating].self, "ratings") ?? []
+                    )
+                )
+            case "snapshot_end":
+                return .snapshotEnd(
+                    revision: try c.integer(Revision.self, "revision"),
+                    digest: try c.value(Digest.self, "digest")
+                )
+            case "ack":
+                return .ack(
+                    seq: try c.integer(UInt64.self, "seq"),
+                    revision: try c.integer(Revision.self, "revision"),
+                    noop: try c.optionalValue(Bool.self, "noop") ?? false
+                )
+            case "rejected":
+                return .rejected(seq: try c.integer(UInt64.self, "seq"), try MutationRejection(from: decoder))
+            case "rate_limited":
+                return .rateLimited(
+                    seq: try c.optionalInteger(UInt64.self, "seq"),
+                    retryAfterMilliseconds: try c.integer(Int.self, "retry_after_ms")
+                )
+            case "overloaded":
+                return .overloaded(retryAfterMilliseconds: try c.integer(Int.self, "retry_after_ms"))
+            default:
+                return .error(code: try c.enumeration(WireErrorCode.self, "code"), message: try c.value(String.self, "message"))
+            }
+        }
+    }
+}

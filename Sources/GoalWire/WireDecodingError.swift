@@ -1,0 +1,86 @@
+/// Why an inbound message could not be decoded: the path of the offending field and what was expected.
+///
+/// Decoding never traps: random bytes, truncated JSON, invalid UTF-8, wrong types, unknown `type` values and
+/// missing fields all end here. `description` reads like `mutate.home_goals: expected an integer, found a
+/// string`; it is safe to send back as an `error` message (`code`, then close with `closeCode`).
+/// Value type, `Sendable`.
+public struct WireDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Kind: Hashable, Sendable {
+        case tooLarge(size: Int, limit: Int)
+        case invalidUTF8
+        case invalidJSON
+        case missingField
+        case typeMismatch(expected: String, found: String?)
+        case invalidValue(String)
+        case unknownType(String, known: [String])
+    }
+
+    private let kind: Kind
+
+    /// The field the error is about: `<type>.<key>[index].<key>…`, or `message` for the message as a whole.
+    public let path: String
+
+    private init(_ kind: Kind, path: String) {
+        self.kind = kind
+        self.path = path
+    }
+
+    /// The message exceeds the size limit in force.
+    public static func tooLarge(size: Int, limit: Int) -> WireDecodingError {
+        WireDecodingError(.tooLarge(size: size, limit: limit), path: "message")
+    }
+
+    /// The message is not valid UTF-8.
+    public static let invalidUTF8 = WireDecodingError(.invalidUTF8, path: "message")
+
+    /// The message is not JSON (malformed, truncated, trailing bytes, nested too deeply).
+    public static let invalidJSON = WireDecodingError(.invalidJSON, path: "message")
+
+    /// A required field is absent.
+    public static func missingField(_ path: String) -> WireDecodingError {
+        WireDecodingError(.missingField, path: path)
+    }
+
+    /// A field has the wrong JSON type (`expected` and `found` read like "an integer", "a string").
+    public static func typeMismatch(_ path: String, expected: String, found: String?) -> WireDecodingError {
+        WireDecodingError(.typeMismatch(expected: expected, found: found), path: path)
+    }
+
+    /// A field has the right JSON type but not an acceptable value (`detail` starts with "expected").
+    public static func invalidValue(_ path: String, _ detail: String) -> WireDecodingError {
+        WireDecodingError(.invalidValue(detail), path: path)
+    }
+
+    /// The `type` discriminator names no message of this direction.
+    public static func unknownType(_ name: String, known: [String]) -> WireDecodingError {
+        WireDecodingError(.unknownType(String(name.prefix(64)), known: known), path: "message.type")
+    }
+
+    /// The `error` code that reports this failure to the peer.
+    public var code: WireErrorCode {
+        switch kind {
+        case .tooLarge: .tooLarge
+        case .unknownType: .unknownType
+        case .invalidUTF8, .invalidJSON, .missingField, .typeMismatch, .invalidValue: .badMessage
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .tooLarge(let size, let limit):
+            "\(path): \(size) bytes exceed the limit of \(limit) bytes"
+        case .invalidUTF8:
+            "\(path): not valid UTF-8"
+        case .invalidJSON:
+            "\(path): not valid JSON (malformed, truncated, trailing data or nested too deeply)"
+        case .missingField:
+            "\(path): required field is missing"
+        case .typeMismatch(let expected, let found):
+            "\(path): expected \(expected)" + (found.map { ", found \($0)" } ?? "")
+        case .invalidValue(let detail):
+            "\(path): \(detail)"
+        case .unknownType(let name, let known):
+            "\(path): unknown message type \"\(name)\"; expected one of \(known.joined(separator: ", "))"
+        }
+    }
+}

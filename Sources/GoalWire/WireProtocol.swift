@@ -1,0 +1,28 @@
+/// The protocol's fixed facts: its version, its endpoint path and its size and time limits.
+///
+/// Daemon and client both read these, so the wire has one definition. A namespace of constants; `Sendable`.
+public enum WireProtocol {
+    /// The protocol version a `hello` and a `welcome` carry. A server refuses any other with close code 4426.
+    public static let version = 1
+
+    /// The WebSocket endpoint: `wss://host:port/v1/stream`.
+    public static let path = "/v1/stream"
+
+    /// The largest inbound (client → server) message, after aggregating fragments: 64 KiB.
+    public static let maxInboundMessageBytes = 64 * 1024
+
+    /// The most bytes a client may send before its `hello` has been accepted (the hello itself included): 4 KiB.
+    public static let maxBytesBeforeHello = 4 * 1024
+
+    /// The largest encoded `snapshot_chunk` frame: 64 KiB.
+    public static let maxChunkBytes = 64 * 1024
+
+    /// TLS, the WebSocket upgrade and the `hello` must all complete within this many seconds.
+    public static let handshakeTimeoutSeconds = 10
+
+    /// A peer from which nothing (not even a pong) has been read for this many seconds is dead.
+    public static let idleTimeoutSeconds = 40
+
+    /// The longest `token` a `hello` may carry (a token is 256 bits, base64url: 43 characters).
+    public static let maxTokenBytes = 256
+}
