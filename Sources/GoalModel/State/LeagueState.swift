@@ -37,6 +37,18 @@ public struct LeagueState: Sendable, Equatable {
         matchCounts = [:]
     }
 
+    /// Every player, in no particular order (O(1) to get, no copy). Needs no import of HashTreeCollections.
+    public var allPlayers: some Collection<Player> { players.values }
+
+    /// Every match, in no particular order (O(1) to get, no copy).
+    public var allMatches: some Collection<Match> { matches.values }
+
+    /// Every rating, one per player, in no particular order (O(1) to get, no copy).
+    public var allRatings: some Collection<Rating> { ratings.values }
+
+    /// Every client record of the exactly-once table, in no particular order (O(1) to get, no copy).
+    public var allClientRecords: some Collection<ClientRecord> { clientRecords.values }
+
     /// The player with this id, if it exists.
     public func player(_ id: PlayerID) -> Player? { players[id] }
 
