@@ -1,0 +1,75 @@
+public import GoalModel
+import Synchronization
+
+/// Wraps a `LeagueStorage` and fails chosen `append` calls with `StorageError.injectedFault(append:)`, for tests
+/// of what the daemon does when a batch cannot be made durable. A failed append never reaches the wrapped
+/// store, so nothing of that batch is written; every other call is forwarded unchanged.
+///
+/// Threading: `Sendable`; the append counter is lock-protected, so the count is exact even if calls race.
+/// Lifetime: holds the wrapped store strongly; `close()` closes it.
+public final class FaultInjectingStorage: LeagueStorage {
+    /// Which appends fail.
+    public enum Plan: Hashable, Sendable {
+        /// Only the Nth append (1-based) fails; later ones are forwarded.
+        case onlyAppend(Int)
+        /// The Nth append and every later one fail.
+        case fromAppend(Int)
+    }
+
+    /// The wrapped store.
+    public let base: any LeagueStorage
+    private let plan: Plan
+    private let appends = Mutex(0)
+
+    /// - Parameters:
+    ///   - base: The store that receives every call that does not fail.
+    ///   - plan: Which appends fail.
+    public init(wrapping base: any LeagueStorage, plan: Plan) {
+        self.base = base
+        self.plan = plan
+    }
+
+    /// How many times `append` was called so far, failed ones included.
+    public var appendCount: Int { appends.withLock { $0 } }
+
+    public func append(_ batch: StorageBatch) throws(StorageError) {
+        let number = appends.withLock { count in
+            count += 1
+            return count
+        }
+        switch plan {
+        case .onlyAppend(let failing) where number == failing, .fromAppend(let failing) where number >= failing:
+            throw .injectedFault(append: number)
+        default:
+            try base.append(batch)
+        }
+    }
+
+    public func recover() throws(StorageError) -> DurableLeague { try base.recover() }
+
+    public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
+        try base.backlog(after: after, upTo: upTo, limit: limit)
+    }
+
+    public func logBounds() throws(StorageError) -> LogBounds { try base.logBounds() }
+
+    public func prune(now: Timestamp) throws(StorageError) -> PruneReport { try base.prune(now: now) }
+
+    public func checkpoint() throws(StorageError) { try base.checkpoint() }
+
+    public func createToken(_ token: StoredToken) throws(StorageError) { try base.createToken(token) }
+
+    public func tokens() throws(StorageError) -> [StoredToken] { try base.tokens() }
+
+    public func token(secretHash: [UInt8]) throws(StorageError) -> StoredToken? { try base.token(secretHash: secretHash) }
+
+    public func revokeToken(named name: String, at time: Timestamp) throws(StorageError) -> StoredToken {
+        try base.revokeToken(named: name, at: time)
+    }
+
+    public func epoch() throws(StorageError) -> LeagueEpoch { try base.epoch() }
+
+    public func rotateEpoch() throws(StorageError) -> LeagueEpoch { try base.rotateEpoch() }
+
+    public func close() throws(StorageError) { try base.close() }
+}

@@ -1,0 +1,109 @@
+public import GoalModel
+import Synchronization
+
+/// A `LeagueStorage` in memory: the default test double, with the same rules as the SQLite store (contiguous
+/// revisions, all-or-nothing batches, unique name keys and token names, retention, pruning reports).
+///
+/// Threading: every call takes one lock for its whole duration, so calls are atomic with respect to each other
+/// and may come from any thread. Lifetime: the contents live as long as the object; after `close()` every call
+/// throws `StorageError.closed(call:)` naming the call, so a test that uses a closed store fails loudly.
+public final class InMemoryLeagueStorage: LeagueStorage {
+    private let contents: Mutex<MemoryContents>
+    private let retention: RetentionPolicy
+
+    /// An empty store with a fresh epoch.
+    /// - Parameters:
+    ///   - retention: What `prune(now:)` keeps.
+    ///   - epoch: The epoch (random by default).
+    public init(retention: RetentionPolicy = .default, epoch: LeagueEpoch = .random()) {
+        self.retention = retention
+        contents = Mutex(MemoryContents(epoch: epoch))
+    }
+
+    private func withOpen<T: Sendable>(
+        _ call: String,
+        _ body: (inout MemoryContents) throws(StorageError) -> T
+    ) throws(StorageError) -> T {
+        try contents.withLock { (contents: inout MemoryContents) throws(StorageError) -> T in
+            guard !contents.closed else { throw .closed(call: call) }
+            return try body(&contents)
+        }
+    }
+
+    public func recover() throws(StorageError) -> DurableLeague {
+        try withOpen("recover()") { contents throws(StorageError) in try contents.durableLeague() }
+    }
+
+    public func append(_ batch: StorageBatch) throws(StorageError) {
+        try withOpen("append(_:)") { contents throws(StorageError) in
+            var copy = contents
+            try copy.apply(batch)
+            contents = copy
+        }
+    }
+
+    public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
+        try withOpen("backlog(after:upTo:limit:)") { contents throws(StorageError) in
+            try contents.backlog(after: after, upTo: upTo, limit: limit)
+        }
+    }
+
+    public func logBounds() throws(StorageError) -> LogBounds {
+        try withOpen("logBounds()") { contents in contents.bounds }
+    }
+
+    public func prune(now: Timestamp) throws(StorageError) -> PruneReport {
+        try withOpen("prune(now:)") { [retention] contents in contents.prune(retention, now: now) }
+    }
+
+    public func checkpoint() throws(StorageError) {
+        try withOpen("checkpoint()") { _ in }
+    }
+
+    public func createToken(_ token: StoredToken) throws(StorageError) {
+        try withOpen("createToken(_:)") { contents throws(StorageError) in
+            guard token.secretHash.count == StoredToken.hashLength else {
+                throw .invalidTokenHash(length: token.secretHash.count)
+            }
+            guard !contents.tokens.contains(where: { $0.name == token.name }) else { throw .tokenNameTaken(token.name) }
+            guard !contents.tokens.contains(where: { $0.secretHash == token.secretHash }) else { throw .tokenHashTaken }
+            guard !contents.tokens.contains(where: { $0.id == token.id }) else {
+                throw .constraint(operation: "createToken", detail: "token id \(token.id) exists")
+            }
+            contents.tokens.append(token)
+        }
+    }
+
+    public func tokens() throws(StorageError) -> [StoredToken] {
+        try withOpen("tokens()") { contents in
+            contents.tokens.sorted { ($0.created, $0.name) < ($1.created, $1.name) }
+        }
+    }
+
+    public func token(secretHash: [UInt8]) throws(StorageError) -> StoredToken? {
+        try withOpen("token(secretHash:)") { contents in contents.tokens.first { $0.secretHash == secretHash } }
+    }
+
+    public func revokeToken(named name: String, at time: Timestamp) throws(StorageError) -> StoredToken {
+        try withOpen("revokeToken(named:at:)") { contents throws(StorageError) in
+            guard let index = contents.tokens.firstIndex(where: { $0.name == name }) else { throw .tokenNotFound(name) }
+            if contents.tokens[index].revoked == nil { contents.tokens[index].revoked = time }
+            return contents.tokens[index]
+        }
+    }
+
+    public func epoch() throws(StorageError) -> LeagueEpoch {
+        try withOpen("epoch()") { contents in contents.epoch }
+    }
+
+    public func rotateEpoch() throws(StorageError) -> LeagueEpoch {
+        try withOpen("rotateEpoch()") { contents in
+            contents.epoch = .random()
+            return contents.epoch
+        }
+    }
+
+    public func close() throws(StorageError) {
+        contents.withLock { $0.closed = true }
+    }
+}

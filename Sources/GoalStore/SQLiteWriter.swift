@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import GoalModel
+
+/// Writes one batch inside the writer's transaction: checks contiguity with the stored head, then for each
+/// commit its log row and entity effects (in commit order, so every statement sees a valid league), then the
+/// client records and the new head. Any throw rolls the whole transaction back.
+struct SQLiteWriter {
+    let db: Database
+
+    init(_ db: Database) { self.db = db }
+
+    func append(_ batch: StorageBatch) throws {
+        let head = try SQLiteCoding.revision(
+            try Int64.fetchOne(db, sql: "SELECT head_revision FROM league WHERE id = 1") ?? 0
+        )
+        var expected = head + 1
+        for commit in batch.commits {
+            guard commit.revision == expected else {
+                throw StorageError.revisionGap(expected: expected, found: commit.revision)
+            }
+            expected += 1
+        }
+        for commit in batch.commits {
+            try insertLogRow(commit)
+            for change in commit.changeset.changes {
+                try apply(change)
+            }
+        }
+        if !batch.clientRecords.isEmpty {
+            try writeClientRecords(batch.clientRecords)
+        }
+        if let last = batch.commits.last {
+            try db.cachedStatement(sql: "UPDATE league SET head_revision = ?, head_digest = ? WHERE id = 1")
+                .execute(arguments: [SQLiteCoding.integer(last.revision), SQLiteCoding.blob(last.changeset.digest.bytes)])
+        }
+    }
+
+    private func insertLogRow(_ commit: LoggedCommit) throws {
+        let changeset = commit.changeset
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO changesets (revision, author, time, digest, client_instance, seq, frame)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
+        )
+        .execute(arguments: [
+            SQLiteCoding.integer(changeset.revision),
+            changeset.author,
+            changeset.time.millisecondsSince1970,
+            SQLiteCoding.blob(changeset.digest.bytes),
+            changeset.mutationID?.instance.rawValue,
+            changeset.mutationID.map { Int64(clamping: $0.seq) },
+            SQLiteCoding.blob(commit.frame),
+        ])
+    }
+
+    private func apply(_ change: Change) throws {
+        switch change {
+        case .playerUpserted(let player):
+            try upsert(player)
+        case .playerDeleted(let id):
+            try db.cachedStatement(sql: "DELETE FROM players WHERE id = ?").execute(arguments: [id.description])
+        case .matchUpserted(let match):
+            try upsert(match)
+        case .matchDeleted(let id):
+            // match_players rows go with it (ON DELETE CASCADE).
+            try db.cachedStatement(sql: "DELETE FROM matches WHERE id = ?").execute(arguments: [id.description])
+        case .ratingUpdated:
+            break  // derived from matches; rebuilt on recovery
+        }
+    }
+
+    private func upsert(_ player: Player) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO players (id, name, name_key, created_rev, created_by, name_rev, name_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    name = excluded.name, name_key = excluded.name_key,
+                    created_rev = excluded.created_rev, created_by = excluded.created_by,
+                    name_rev = excluded.name_rev, name_by = excluded.name_by
+                """
+        )
+        .execute(arguments: [
+            player.id.description, player.name, player.nameKey,
+            SQLiteCoding.integer(player.created.revision), player.created.writer.rawValue,
+            SQLiteCoding.integer(player.nameStamp.revision), player.nameStamp.writer.rawValue,
+        ])
+    }
+
+    private func upsert(_ match: Match) throws {
+        let stamps = match.stamps
+        var arguments: StatementArguments = [
+            match.id.description, match.homeGoals, match.awayGoals,
+            SQLiteCoding.integer(match.created.revision), match.created.writer.rawValue,
+        ]
+        for stamp in [stamps.homePlayers, stamps.awayPlayers, stamps.homeGoals, stamps.awayGoals] {
+            arguments += [SQLiteCoding.integer(stamp.revision), stamp.writer.rawValue]
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO matches (id, home_goals, away_goals, created_rev, created_by,
+                    home_players_rev, home_players_by, away_players_rev, away_players_by,
+                    home_goals_rev, home_goals_by, away_goals_rev, away_goals_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    home_goals = excluded.home_goals, away_goals = excluded.away_goals,
+                    created_rev = excluded.created_rev, created_by = excluded.created_by,
+                    home_players_rev = excluded.home_players_rev, home_players_by = excluded.home_players_by,
+                    away_players_rev = excluded.away_players_rev, away_players_by = excluded.away_players_by,
+                    home_goals_rev = excluded.home_goals_rev, home_goals_by = excluded.home_goals_by,
+                    away_goals_rev = excluded.away_goals_rev, away_goals_by = excluded.away_goals_by
+                """
+        )
+        .execute(arguments: arguments)
+        try writePlayers(of: match)
+    }
+
+    /// Rewrites a match's player lists (side 0 home, 1 away; position keeps the author's order) unless they
+    /// are unchanged, which is the common case (goal edits).
+    private func writePlayers(of match: Match) throws {
+        let stored = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT side, player_id FROM match_players WHERE match_id = ? ORDER BY side, position"),
+            arguments: [match.id.description]
+        )
+        let current = stored.map { row in "\(row[0] as Int64):\(row[1] as String)" }
+        let wanted = match.homePlayers.map { "0:\($0)" } + match.awayPlayers.map { "1:\($0)" }
+        guard current != wanted else { return }
+        try db.cachedStatement(sql: "DELETE FROM match_players WHERE match_id = ?").execute(arguments: [match.id.description])
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO match_players (match_id, side, position, player_id) VALUES (?, ?, ?, ?)"
+        )
+        for (side, players) in [(0, match.homePlayers), (1, match.awayPlayers)] {
+            for (position, player) in players.enumerated() {
+                try insert.execute(arguments: [match.id.description, side, position, player.description])
+            }
+        }
+    }
+
+    private func writeClientRecords(_ records: [ClientRecord]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO client_records (instance, last_seq, results) VALUES (?, ?, ?)
+                ON CONFLICT (instance) DO UPDATE SET last_seq = excluded.last_seq, results = excluded.results
+                """
+        )
+        for record in records {
+            try statement.execute(arguments: [
+                record.instance.rawValue, Int64(clamping: record.lastSeq),
+                try ClientRecordCoding.encode(record, with: encoder),
+            ])
+        }
+    }
+}
