@@ -47,7 +47,7 @@ extension Changeset: Codable {
         let container = try decoder.container(keyedBy: WireKey.self)
         let instanceKey = WireKey("client_instance")
         self.init(
-            revision: try container.decode(Revision.self, forKey: WireKey("revision")),
+            revision: try container.decodeInteger(Revision.self, forKey: WireKey("revision")),
             mutationID: container.contains(instanceKey) ? try MutationID(from: decoder) : nil,
             author: try container.decode(String.self, forKey: WireKey("author")),
             time: try container.decode(Timestamp.self, forKey: WireKey("time")),

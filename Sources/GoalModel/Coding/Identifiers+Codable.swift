@@ -79,7 +79,7 @@ extension Digest: Codable {
 
 extension Timestamp: Codable {
     public init(from decoder: any Decoder) throws {
-        self.init(millisecondsSince1970: try decoder.singleValueContainer().decode(Int64.self))
+        self.init(millisecondsSince1970: try decoder.singleValueContainer().decodeInteger(Int64.self))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -46,8 +46,8 @@ extension Match: Codable {
             id: try container.decode(MatchID.self, forKey: WireKey("id")),
             homePlayers: try container.decode([PlayerID].self, forKey: WireKey("home_players")),
             awayPlayers: try container.decode([PlayerID].self, forKey: WireKey("away_players")),
-            homeGoals: try container.decode(Int.self, forKey: WireKey("home_goals")),
-            awayGoals: try container.decode(Int.self, forKey: WireKey("away_goals")),
+            homeGoals: try container.decodeInteger(Int.self, forKey: WireKey("home_goals")),
+            awayGoals: try container.decodeInteger(Int.self, forKey: WireKey("away_goals")),
             created: try container.decode(FieldStamp.self, forKey: WireKey("created")),
             stamps: try container.decode(MatchStamps.self, forKey: WireKey("stamps"))
         )

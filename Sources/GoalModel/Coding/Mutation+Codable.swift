@@ -35,8 +35,8 @@ extension MutationAction: Codable {
                 id: try container.decode(MatchID.self, forKey: key("id")),
                 homePlayers: try container.decode([PlayerID].self, forKey: key("home_players")),
                 awayPlayers: try container.decode([PlayerID].self, forKey: key("away_players")),
-                homeGoals: try container.decode(Int.self, forKey: key("home_goals")),
-                awayGoals: try container.decode(Int.self, forKey: key("away_goals"))
+                homeGoals: try container.decodeInteger(Int.self, forKey: key("home_goals")),
+                awayGoals: try container.decodeInteger(Int.self, forKey: key("away_goals"))
             )
         case "update_match":
             self = .updateMatch(id: try container.decode(MatchID.self, forKey: key("id")), try MatchUpdate(from: decoder))
@@ -44,7 +44,7 @@ extension MutationAction: Codable {
             self = .adjustGoals(
                 id: try container.decode(MatchID.self, forKey: key("id")),
                 side: try container.decode(Side.self, forKey: key("side")),
-                delta: try container.decode(Int.self, forKey: key("delta"))
+                delta: try container.decodeInteger(Int.self, forKey: key("delta"))
             )
         default:
             self = .deleteMatch(id: try container.decode(MatchID.self, forKey: key("id")))
@@ -89,7 +89,7 @@ extension MatchUpdate: Codable {
         }
         func goals(_ field: MatchField) throws -> Int? {
             let key = WireKey(field.rawValue)
-            return container.contains(key) ? try container.decode(Int.self, forKey: key) : nil
+            return container.contains(key) ? try container.decodeInteger(Int.self, forKey: key) : nil
         }
         self.init(
             homePlayers: try players(.homePlayers),
@@ -114,7 +114,7 @@ extension MutationID: Codable {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.init(
             instance: try container.decode(ClientInstanceID.self, forKey: WireKey("client_instance")),
-            seq: try container.decode(UInt64.self, forKey: WireKey("seq"))
+            seq: try container.decodeInteger(UInt64.self, forKey: WireKey("seq"))
         )
     }
 
@@ -131,7 +131,7 @@ extension Mutation: Codable {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.init(
             id: try MutationID(from: decoder),
-            base: try container.decode(Revision.self, forKey: WireKey("base")),
+            base: try container.decodeInteger(Revision.self, forKey: WireKey("base")),
             action: try MutationAction(from: decoder)
         )
     }

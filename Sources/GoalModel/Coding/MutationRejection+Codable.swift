@@ -58,8 +58,8 @@ extension MutationOutcome: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         switch try container.decodeDiscriminator("outcome", among: ["committed", "noop", "rejected"]) {
-        case "committed": self = .committed(try container.decode(Revision.self, forKey: WireKey("revision")))
-        case "noop": self = .noop(try container.decode(Revision.self, forKey: WireKey("revision")))
+        case "committed": self = .committed(try container.decodeInteger(Revision.self, forKey: WireKey("revision")))
+        case "noop": self = .noop(try container.decodeInteger(Revision.self, forKey: WireKey("revision")))
         default: self = .rejected(try MutationRejection(from: decoder))
         }
     }

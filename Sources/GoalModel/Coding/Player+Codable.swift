@@ -5,7 +5,7 @@ extension FieldStamp: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.init(
-            revision: try container.decode(Revision.self, forKey: WireKey("rev")),
+            revision: try container.decodeInteger(Revision.self, forKey: WireKey("rev")),
             writer: try container.decode(ClientInstanceID.self, forKey: WireKey("by"))
         )
     }

@@ -7,11 +7,11 @@ extension Rating: Codable {
         let container = try decoder.container(keyedBy: WireKey.self)
         self.init(
             playerID: try container.decode(PlayerID.self, forKey: WireKey("player")),
-            points: try container.decode(Int.self, forKey: WireKey("points")),
-            played: try container.decode(Int.self, forKey: WireKey("played")),
-            won: try container.decode(Int.self, forKey: WireKey("won")),
-            drawn: try container.decode(Int.self, forKey: WireKey("drawn")),
-            lost: try container.decode(Int.self, forKey: WireKey("lost"))
+            points: try container.decodeInteger(Int.self, forKey: WireKey("points")),
+            played: try container.decodeInteger(Int.self, forKey: WireKey("played")),
+            won: try container.decodeInteger(Int.self, forKey: WireKey("won")),
+            drawn: try container.decodeInteger(Int.self, forKey: WireKey("drawn")),
+            lost: try container.decodeInteger(Int.self, forKey: WireKey("lost"))
         )
     }
 

@@ -43,3 +43,49 @@ extension KeyedDecodingContainer where Key == WireKey {
         return name
     }
 }
+
+/// Describes why a JSON number could not become an integer of type `T` (fraction, sign, magnitude).
+func integerMismatchDescription<T: FixedWidthInteger>(_ type: T.Type, found: Double?) -> String {
+    let expected = T.isSigned ? "expected an integer" : "expected a non-negative integer"
+    guard let found else { return expected + " of at most 64 bits" }
+    if found.rounded() != found { return expected + "; found a fraction" }
+    if !T.isSigned && found < 0 { return expected + "; found a negative number" }
+    return expected + "; found a number out of range"
+}
+
+extension KeyedDecodingContainer where Key == WireKey {
+    /// Decodes an integer; a fraction, a negative value for an unsigned type or an out-of-range number becomes
+    /// a `dataCorrupted` error at this key (JSONDecoder alone reports those without a path).
+    func decodeInteger<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: WireKey) throws -> T {
+        do {
+            return try decode(T.self, forKey: key)
+        } catch DecodingError.dataCorrupted {
+            let found = try? decode(Double.self, forKey: key)
+            throw DecodingError.dataCorruptedError(
+                forKey: key,
+                in: self,
+                debugDescription: integerMismatchDescription(T.self, found: found)
+            )
+        }
+    }
+
+    /// `decodeInteger` for a key that may be absent.
+    func decodeIntegerIfPresent<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: WireKey) throws -> T? {
+        contains(key) ? try decodeInteger(T.self, forKey: key) : nil
+    }
+}
+
+extension SingleValueDecodingContainer {
+    /// Decodes an integer with the same precise errors as the keyed `decodeInteger`.
+    func decodeInteger<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T {
+        do {
+            return try decode(T.self)
+        } catch DecodingError.dataCorrupted {
+            let found = try? decode(Double.self)
+            throw DecodingError.dataCorruptedError(
+                in: self,
+                debugDescription: integerMismatchDescription(T.self, found: found)
+            )
+        }
+    }
+}
