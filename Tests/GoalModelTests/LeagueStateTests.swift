@@ -82,4 +82,12 @@ struct LeagueStateTests {
         league.run(createPlayer(5, "Aaron"), by: clientA)
         #expect(league.state.rankings().last?.playerID == pid(5), "unplayed ranks last, as 0")
     }
+
+    @Test("Ids order like their canonical text")
+    func idOrder() {
+        let players = (0..<300).map { _ in PlayerID() }
+        #expect(players.sorted() == players.sorted { $0.description < $1.description })
+        let matches = (0..<300).map { _ in MatchID() }
+        #expect(matches.sorted() == matches.sorted { $0.description < $1.description })
+    }
 }

@@ -28,7 +28,8 @@ public struct PlayerID: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// The first 8 hex digits, the short id shown to people.
     public var shortID: String { String(description.prefix(8)) }
 
-    public static func < (lhs: PlayerID, rhs: PlayerID) -> Bool { lhs.description < rhs.description }
+    /// Orders like `description` (lowercase hex compares like the bytes it spells) without formatting strings.
+    public static func < (lhs: PlayerID, rhs: PlayerID) -> Bool { uuidPrecedes(lhs.uuid, rhs.uuid) }
 }
 
 /// The identity of a match: a UUID minted by whoever creates the match.
@@ -56,7 +57,17 @@ public struct MatchID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The first 8 hex digits, the short id shown to people.
     public var shortID: String { String(description.prefix(8)) }
 
-    public static func < (lhs: MatchID, rhs: MatchID) -> Bool { lhs.description < rhs.description }
+    /// Orders like `description` (lowercase hex compares like the bytes it spells) without formatting strings.
+    public static func < (lhs: MatchID, rhs: MatchID) -> Bool { uuidPrecedes(lhs.uuid, rhs.uuid) }
+}
+
+/// Byte-wise order of two UUIDs: the order of their canonical textual forms in one case.
+func uuidPrecedes(_ lhs: UUID, _ rhs: UUID) -> Bool {
+    withUnsafeBytes(of: lhs.uuid) { left in
+        withUnsafeBytes(of: rhs.uuid) { right in
+            left.lexicographicallyPrecedes(right)
+        }
+    }
 }
 
 /// The identity of one running client (one `goal-client` process, one view-model stack).
