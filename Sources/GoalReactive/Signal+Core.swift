@@ -14,6 +14,10 @@ import Foundation
 /// - A terminal event is recorded as `.terminating` under `stateLock` and then delivered by whoever can take
 ///   `sendLock`; a sender that cannot take it (another thread is delivering) leaves it to that thread, which
 ///   re-checks after unlocking, so the terminal event is never stranded and a terminal send never blocks.
+///
+/// An *unserialized* core (``Signal/unserializedPipe(disposable:)``) skips `sendLock` entirely: its senders
+/// guarantee mutual exclusion themselves (``MutableProperty`` sends under its own recursive lock), and a
+/// re-entrant send is delivered at once, nested (depth-first). `stateLock` still guards the observer list.
 final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     typealias Event = Signal<Value, Error>.Event
     typealias Observer = Signal<Value, Error>.Observer
@@ -38,14 +42,23 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Ends after the terminal event has been delivered, or when the signal is disposed silently.
     let lifetime: Lifetime
 
-    init() {
+    /// `false` for an unserialized core: no `sendLock`, nested re-entrant delivery.
+    private let isSerialized: Bool
+    /// Unserialized cores only: set once the terminal event was accepted. Only touched by senders, which are
+    /// mutually exclusive by the unserialized contract, so it needs no lock of its own.
+    private var senderSawTerminal = false
+
+    init(serialized: Bool = true) {
         lifetime = Lifetime(lifetimeToken)
+        isSerialized = serialized
     }
 
     // MARK: Sending
 
     func send(_ event: Event) {
-        if event.isTerminating {
+        if !isSerialized {
+            sendUnserialized(event)
+        } else if event.isTerminating {
             sendTerminal(event)
         } else {
             sendValue(event)
@@ -73,6 +86,32 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
             lifetimeToken.dispose()
         } else {
             deliverPendingTerminalIfPossible()
+        }
+    }
+
+    /// Delivers `event` at once on the calling thread; a re-entrant send is delivered nested, depth-first.
+    /// Requires the caller's mutual exclusion (see the type's documentation).
+    private func sendUnserialized(_ event: Event) {
+        guard !senderSawTerminal else { return }
+        if event.isTerminating {
+            senderSawTerminal = true
+            let observersToNotify: [Observer]? = stateLock.withLock {
+                guard case .alive = status else { return nil }
+                status = .terminated
+                return observers.removeAll()
+            }
+            guard var snapshot = observersToNotify else { return }
+            for observer in snapshot { observer.send(event) }
+            // Release observers (and whatever they capture) before the lifetime ends.
+            snapshot.removeAll()
+            lifetimeToken.dispose()
+            return
+        }
+        guard let snapshot = snapshotIfAlive(includingTerminating: false) else { return }
+        for observer in snapshot {
+            // A nested terminal event ends delivery: nobody receives a value after it.
+            if senderSawTerminal { return }
+            observer.send(event)
         }
     }
 

@@ -58,6 +58,33 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
         return (signal, input!)
     }
 
+    /// Creates a signal with an **unserialized** input observer, together with that observer.
+    ///
+    /// Unlike ``pipe(disposable:)``, the input takes no delivery lock: **the caller must guarantee that sends
+    /// never overlap** (for example by sending under a lock of its own). In exchange, a value sent from inside
+    /// an observer of this signal is delivered **at once, nested** (depth-first): observers later in the list
+    /// receive the newer value before the one whose delivery was interrupted — ReactiveSwift's
+    /// `unserializedPipe()` semantics, which ``MutableProperty`` relies on. A terminal event sent from inside
+    /// an observer is delivered at once too, and the interrupted value reaches no further observer.
+    ///
+    /// Observing and disposing observations stay thread-safe. The input observer sends `.interrupted` on
+    /// deinit, like every input observer; release it under the same mutual exclusion.
+    ///
+    /// - Parameters:
+    ///   - disposable: Disposed when the signal terminates or is disposed silently.
+    /// - Returns: The signal and its unserialized input observer.
+    public static func unserializedPipe(
+        disposable: (any Disposable)? = nil
+    ) -> (output: Signal, input: Observer) {
+        let signal = Signal(core: SignalCore(serialized: false))
+        signal.core.lifetime += disposable
+        return (signal, Observer(inputOf: signal.core))
+    }
+
+    private init(core: SignalCore<Value, Error>) {
+        self.core = core
+    }
+
     /// A signal that never sends any event (it keeps its own input alive so it never interrupts by itself).
     public static var never: Signal {
         Signal { input, lifetime in
