@@ -120,7 +120,10 @@ extension KeyedDecodingContainer where Key == MessageKey {
     func integer<T: FixedWidthInteger & Decodable>(_ type: T.Type, _ key: String) throws -> T {
         do {
             return try decode(T.self, forKey: MessageKey(key))
-        } catch DecodingError.dataCorrupted {
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // Foundation reports a number that does not fit the type with an internal error and no path.
             let found = try? decode(Double.self, forKey: MessageKey(key))
             let expected = T.isSigned ? "expected an integer" : "expected a non-negative integer"
             let detail: String =

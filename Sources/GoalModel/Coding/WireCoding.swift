@@ -55,11 +55,14 @@ func integerMismatchDescription<T: FixedWidthInteger>(_ type: T.Type, found: Dou
 
 extension KeyedDecodingContainer where Key == WireKey {
     /// Decodes an integer; a fraction, a negative value for an unsigned type or an out-of-range number becomes
-    /// a `dataCorrupted` error at this key (JSONDecoder alone reports those without a path).
+    /// a `dataCorrupted` error at this key (Foundation reports those with an internal error and no path).
     func decodeInteger<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: WireKey) throws -> T {
         do {
             return try decode(T.self, forKey: key)
-        } catch DecodingError.dataCorrupted {
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // Foundation reports a number that does not fit the type with an internal error and no path.
             let found = try? decode(Double.self, forKey: key)
             throw DecodingError.dataCorruptedError(
                 forKey: key,
@@ -80,7 +83,10 @@ extension SingleValueDecodingContainer {
     func decodeInteger<T: FixedWidthInteger & Decodable>(_ type: T.Type) throws -> T {
         do {
             return try decode(T.self)
-        } catch DecodingError.dataCorrupted {
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            // Foundation reports a number that does not fit the type with an internal error and no path.
             let found = try? decode(Double.self)
             throw DecodingError.dataCorruptedError(
                 in: self,
