@@ -11,15 +11,6 @@ extension PropertyProtocol {
         return Property(composing: { sink in source.start { sink($0.map(transform)) } })
     }
 
-    /// A property holding `value` while `self` lives, "changing" (to the same value) whenever `self` changes.
-    ///
-    /// - Parameters:
-    ///   - value: The constant replacement.
-    /// - Returns: A composed property.
-    public func map<U>(value: U) -> Property<U> {
-        map { _ in value }
-    }
-
     /// The value at `keyPath` of the current value and of every later value.
     ///
     /// - Parameters:
