@@ -161,10 +161,14 @@ struct ActionTests {
     @Test func stateIsPassedAsThePredicateSawIt() {
         let state = MutableProperty(0)
         var received: [String] = []
-        let action = Action<String, Never, Never>(state: state, enabledIf: { $0 > 0 }) { value, input in
-            received.append("\(input) with \(value)")
-            return .empty
-        }
+        let action = Action<String, Never, Never>(
+            state: state,
+            enabledIf: { $0 > 0 },
+            execute: { value, input in
+                received.append("\(input) with \(value)")
+                return .empty
+            }
+        )
         #expect(!action.isEnabled.value)
         action.apply("a").start()
         state.value = 3

@@ -91,7 +91,12 @@ extension Property {
     /// A tuple of the latest values of `a`, `b`, `c` and `d`, emitted whenever any changes.
     ///
     /// - Returns: A composed property; its streams complete when all sources are gone.
-    public static func combineLatest<A: PropertyProtocol, B: PropertyProtocol, C: PropertyProtocol, D: PropertyProtocol>(
+    public static func combineLatest<
+        A: PropertyProtocol,
+        B: PropertyProtocol,
+        C: PropertyProtocol,
+        D: PropertyProtocol
+    >(
         _ a: A,
         _ b: B,
         _ c: C,
