@@ -74,9 +74,9 @@ extension SQLiteLeagueStorage {
             head: league.head,
             headDigest: league.headDigest,
             epoch: league.epoch,
-            players: league.state.players.count,
-            matches: league.state.matches.count,
-            clientInstances: league.state.clientRecords.count
+            players: league.state.allPlayers.count,
+            matches: league.state.allMatches.count,
+            clientInstances: league.state.allClientRecords.count
         )
     }
 

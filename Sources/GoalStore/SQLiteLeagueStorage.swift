@@ -16,6 +16,9 @@ public final class SQLiteLeagueStorage: LeagueStorage {
     /// The database file.
     public let path: String
     let pool: DatabasePool
+    /// A second read-write connection used only for passive WAL checkpoints, so they never queue behind (or
+    /// hold up) the writer's transactions.
+    private let checkpointer: DatabaseQueue
     let retention: RetentionPolicy
     private let isClosed = Mutex(false)
 
@@ -35,8 +38,12 @@ public final class SQLiteLeagueStorage: LeagueStorage {
         configuration.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
         }
+        var checkpointing = Configuration()
+        checkpointing.label = "goald.store.checkpoint"
+        checkpointing.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
+            checkpointer = try DatabaseQueue(path: path, configuration: checkpointing)
         } catch {
             throw SQLiteCoding.storageError(error, operation: "open", path: path)
         }
@@ -115,9 +122,12 @@ public final class SQLiteLeagueStorage: LeagueStorage {
         try run("logBounds()") { try pool.read { db in try SQLiteReader.bounds(db) } }
     }
 
+    /// Copies committed WAL frames into the database file without waiting for readers or the writer
+    /// (`PRAGMA wal_checkpoint(PASSIVE)` on a connection of its own). SQLite's automatic checkpoint stays on as a
+    /// backstop; calling this periodically keeps the WAL short so the writer rarely pays for one.
     public func checkpoint() throws(StorageError) {
         try run("checkpoint()") {
-            _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            _ = try checkpointer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         }
     }
 
@@ -144,6 +154,7 @@ public final class SQLiteLeagueStorage: LeagueStorage {
         }
         guard !wasClosed else { return }
         do {
+            try checkpointer.close()
             try pool.close()
         } catch {
             throw SQLiteCoding.storageError(error, operation: "close()", path: path)
@@ -157,4 +168,9 @@ public struct DurabilitySettings: Hashable, Sendable {
     public var synchronous: Int
     /// `PRAGMA journal_mode`, lowercase (`wal`).
     public var journalMode: String
+
+    public init(synchronous: Int, journalMode: String) {
+        self.synchronous = synchronous
+        self.journalMode = journalMode
+    }
 }

@@ -1,0 +1,126 @@
+import Foundation
+import GoalModel
+import GoalStore
+import GoalWire
+
+/// The two stores the conformance suite runs against.
+enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
+    case memory
+    case sqlite
+
+    var description: String { rawValue }
+}
+
+/// A store under test plus what "restart" means for it: the SQLite store closes and reopens its file; the
+/// in-memory store keeps its object (its contents live as long as the process).
+final class StoreHarness {
+    let kind: StorageKind
+    let directory: URL
+    let retention: RetentionPolicy
+    private(set) var storage: any LeagueStorage
+
+    var databasePath: String { directory.appendingPathComponent("league.sqlite").path }
+
+    init(_ kind: StorageKind, retention: RetentionPolicy = .default) throws {
+        self.kind = kind
+        self.retention = retention
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("goalstore-\(UUID().uuidString.lowercased())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("league.sqlite").path
+        switch kind {
+        case .memory: storage = InMemoryLeagueStorage(retention: retention)
+        case .sqlite: storage = try SQLiteLeagueStorage(path: path, retention: retention)
+        }
+    }
+
+    /// Closes and reopens the SQLite file; a no-op for the in-memory store.
+    func reopen() throws {
+        guard kind == .sqlite else { return }
+        try storage.close()
+        storage = try SQLiteLeagueStorage(path: databasePath, retention: retention)
+    }
+
+    deinit {
+        try? storage.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Drives the real conflict engine and turns its decisions into store batches the way the daemon does:
+/// each commit gets a time, a GoalWire frame and its chained digest; every touched client's final record goes
+/// with the batch.
+struct LeagueDriver {
+    var state = LeagueState()
+    var digest = Digest.genesis
+    /// Every frame ever built, by revision.
+    var frames: [Revision: [UInt8]] = [:]
+    /// Whether `frames` is filled (bulk runs turn it off).
+    var keepsFrames = true
+    private var commits: [LoggedCommit] = []
+    private var touched: [ClientInstanceID] = []
+    private var seqs: [ClientInstanceID: UInt64] = [:]
+    /// Commit time of revision R: R seconds after the epoch start, so retention tests can reason about ages.
+    static func time(of revision: Revision) -> Timestamp {
+        Timestamp(millisecondsSince1970: 1_700_000_000_000 + Int64(revision) * 1000)
+    }
+
+    init() {}
+
+    /// Continues from a recovered league.
+    init(recovered league: DurableLeague) {
+        state = league.state
+        digest = league.headDigest
+        for record in league.state.allClientRecords { seqs[record.instance] = record.lastSeq }
+    }
+
+    /// Applies one mutation from `instance` (next seq unless given) at `base` (the head unless given).
+    @discardableResult
+    mutating func mutate(
+        _ action: MutationAction,
+        by instance: ClientInstanceID,
+        seq: UInt64? = nil,
+        base: Revision? = nil,
+        author: String = "editor"
+    ) -> EngineDecision {
+        let seq = seq ?? (seqs[instance] ?? 0) + 1
+        seqs[instance] = max(seqs[instance] ?? 0, seq)
+        let mutation = Mutation(id: MutationID(instance: instance, seq: seq), base: base ?? state.revision, action: action)
+        let decision = ConflictEngine.apply(mutation, author: author, to: &state)
+        if !touched.contains(instance) { touched.append(instance) }
+        if case .commit(let commit) = decision {
+            let draft = commit.changeset(time: LeagueDriver.time(of: commit.revision), digest: .genesis)
+            let frame = ChangesetFrame.encode(draft, previousDigest: digest)
+            digest = frame.digest
+            if keepsFrames { frames[commit.revision] = frame.bytes }
+            commits.append(LoggedCommit(changeset: commit.changeset(time: draft.time, digest: frame.digest), frame: frame.bytes))
+        }
+        return decision
+    }
+
+    /// The batch of everything since the last call.
+    mutating func takeBatch() -> StorageBatch {
+        let records = touched.compactMap { state.clientRecord(for: $0) }
+        let batch = StorageBatch(commits: commits, clientRecords: records)
+        commits = []
+        touched = []
+        return batch
+    }
+}
+
+extension ClientInstanceID {
+    static let alpha = ClientInstanceID("alpha-instance")!
+    static let beta = ClientInstanceID("beta-instance")!
+}
+
+/// A secret hash for tests: 32 bytes derived from a seed (the store never hashes).
+func testHash(_ seed: UInt8) -> [UInt8] { (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7 &+ Int(seed)) } }
+
+/// Player and match ids fixed per test.
+struct Ids {
+    let alice = PlayerID()
+    let bob = PlayerID()
+    let carol = PlayerID()
+    let dave = PlayerID()
+    let match = MatchID()
+}
