@@ -13,7 +13,9 @@ enum ClientRecordCoding {
 
     static func encode(_ record: ClientRecord, with encoder: JSONEncoder) throws -> Data {
         try encoder.encode(
-            record.results.map { StoredEntry(seq: $0.seq, fingerprint: $0.fingerprint.description, outcome: $0.outcome) }
+            record.results.map {
+                StoredEntry(seq: $0.seq, fingerprint: $0.fingerprint.description, outcome: $0.outcome)
+            }
         )
     }
 

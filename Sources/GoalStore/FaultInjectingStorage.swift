@@ -61,7 +61,9 @@ public final class FaultInjectingStorage: LeagueStorage {
 
     public func tokens() throws(StorageError) -> [StoredToken] { try base.tokens() }
 
-    public func token(secretHash: [UInt8]) throws(StorageError) -> StoredToken? { try base.token(secretHash: secretHash) }
+    public func token(secretHash: [UInt8]) throws(StorageError) -> StoredToken? {
+        try base.token(secretHash: secretHash)
+    }
 
     public func revokeToken(named name: String, at time: Timestamp) throws(StorageError) -> StoredToken {
         try base.revokeToken(named: name, at: time)

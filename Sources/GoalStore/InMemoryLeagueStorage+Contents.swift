@@ -38,7 +38,12 @@ struct MemoryContents: Sendable {
         } catch {
             throw .rebuildFailed(error)
         }
-        return DurableLeague(state: state, headDigest: headDigest, epoch: epoch, oldestRetainedRevision: log.first?.revision)
+        return DurableLeague(
+            state: state,
+            headDigest: headDigest,
+            epoch: epoch,
+            oldestRetainedRevision: log.first?.revision
+        )
     }
 
     mutating func apply(_ batch: StorageBatch) throws(StorageError) {

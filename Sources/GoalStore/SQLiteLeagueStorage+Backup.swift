@@ -1,5 +1,5 @@
-public import GoalModel
 import GRDB
+public import GoalModel
 
 /// Backups (`VACUUM INTO`, a consistent snapshot written from a reader connection, so the writer never waits)
 /// and their validation and restore. Restoring needs the daemon stopped: nothing may hold the target open.
@@ -86,7 +86,10 @@ extension SQLiteLeagueStorage {
     /// Steps: validate the backup; copy it next to the target; open the copy (WAL, FULL, migrations), rotate its
     /// epoch and close it; remove the target's stale -wal and -shm; rename the copy over the target.
     /// - Returns: The restored database's summary, with its new epoch.
-    public static func restore(backupAt backupPath: String, into databasePath: String) throws(StorageError) -> BackupSummary {
+    public static func restore(
+        backupAt backupPath: String,
+        into databasePath: String
+    ) throws(StorageError) -> BackupSummary {
         var summary = try validateBackup(at: backupPath)
         let staging = databasePath + ".restoring"
         for suffix in ["", "-wal", "-shm"] { try DatabaseFile.remove(staging + suffix) }

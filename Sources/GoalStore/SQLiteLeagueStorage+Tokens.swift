@@ -55,7 +55,8 @@ extension SQLiteLeagueStorage {
                     sql: "UPDATE tokens SET revoked = ? WHERE name = ? AND revoked IS NULL",
                     arguments: [time.millisecondsSince1970, name]
                 )
-                guard let row = try Row.fetchOne(db, sql: "\(Self.tokenColumns) WHERE name = ?", arguments: [name]) else {
+                guard let row = try Row.fetchOne(db, sql: "\(Self.tokenColumns) WHERE name = ?", arguments: [name])
+                else {
                     throw StorageError.tokenNotFound(name)
                 }
                 return try Self.token(from: row)

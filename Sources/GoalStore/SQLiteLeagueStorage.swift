@@ -1,5 +1,5 @@
-public import GoalModel
 import GRDB
+public import GoalModel
 import Synchronization
 
 /// The durable `LeagueStorage`: one SQLite database (GRDB `DatabasePool`) in WAL mode with
@@ -133,7 +133,8 @@ public final class SQLiteLeagueStorage: LeagueStorage {
 
     public func epoch() throws(StorageError) -> LeagueEpoch {
         try run("epoch()") {
-            try pool.read { db in LeagueEpoch(rawValue: try String.fetchOne(db, sql: "SELECT epoch FROM league") ?? "") }
+            try pool.read { db in LeagueEpoch(rawValue: try String.fetchOne(db, sql: "SELECT epoch FROM league") ?? "")
+            }
         }
     }
 

@@ -14,8 +14,18 @@ struct LeagueParts {
 
     func rebuild() throws(StorageError) -> DurableLeague {
         do {
-            let state = try LeagueState(revision: head, players: players, matches: matches, clientRecords: clientRecords)
-            return DurableLeague(state: state, headDigest: headDigest, epoch: epoch, oldestRetainedRevision: oldestRetained)
+            let state = try LeagueState(
+                revision: head,
+                players: players,
+                matches: matches,
+                clientRecords: clientRecords
+            )
+            return DurableLeague(
+                state: state,
+                headDigest: headDigest,
+                epoch: epoch,
+                oldestRetainedRevision: oldestRetained
+            )
         } catch {
             throw .rebuildFailed(error)
         }
@@ -149,7 +159,8 @@ enum SQLiteReader {
         }
         let rows = try Row.fetchCursor(
             db.cachedStatement(
-                sql: "SELECT revision, frame FROM changesets WHERE revision > ? AND revision <= ? ORDER BY revision LIMIT ?"
+                sql:
+                    "SELECT revision, frame FROM changesets WHERE revision > ? AND revision <= ? ORDER BY revision LIMIT ?"
             ),
             arguments: [SQLiteCoding.integer(after), SQLiteCoding.integer(last), limit]
         )

@@ -32,7 +32,9 @@ struct SQLiteWriter {
         }
         if let last = batch.commits.last {
             try db.cachedStatement(sql: "UPDATE league SET head_revision = ?, head_digest = ? WHERE id = 1")
-                .execute(arguments: [SQLiteCoding.integer(last.revision), SQLiteCoding.blob(last.changeset.digest.bytes)])
+                .execute(arguments: [
+                    SQLiteCoding.integer(last.revision), SQLiteCoding.blob(last.changeset.digest.bytes),
+                ])
         }
     }
 
@@ -121,13 +123,17 @@ struct SQLiteWriter {
     /// are unchanged, which is the common case (goal edits).
     private func writePlayers(of match: Match) throws {
         let stored = try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT side, player_id FROM match_players WHERE match_id = ? ORDER BY side, position"),
+            db.cachedStatement(
+                sql: "SELECT side, player_id FROM match_players WHERE match_id = ? ORDER BY side, position"
+            ),
             arguments: [match.id.description]
         )
         let current = stored.map { row in "\(row[0] as Int64):\(row[1] as String)" }
         let wanted = match.homePlayers.map { "0:\($0)" } + match.awayPlayers.map { "1:\($0)" }
         guard current != wanted else { return }
-        try db.cachedStatement(sql: "DELETE FROM match_players WHERE match_id = ?").execute(arguments: [match.id.description])
+        try db.cachedStatement(sql: "DELETE FROM match_players WHERE match_id = ?").execute(arguments: [
+            match.id.description
+        ])
         let insert = try db.cachedStatement(
             sql: "INSERT INTO match_players (match_id, side, position, player_id) VALUES (?, ?, ?, ?)"
         )

@@ -61,9 +61,13 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         StorageError(.revisionGap(expected: expected, found: found))
     }
     /// `PRAGMA synchronous` read back as something other than 2 (FULL).
-    public static func synchronousNotFull(found: Int) -> StorageError { StorageError(.synchronousNotFull(found: found)) }
+    public static func synchronousNotFull(found: Int) -> StorageError {
+        StorageError(.synchronousNotFull(found: found))
+    }
     /// `PRAGMA journal_mode` read back as something other than `wal`.
-    public static func journalModeNotWAL(found: String) -> StorageError { StorageError(.journalModeNotWAL(found: found)) }
+    public static func journalModeNotWAL(found: String) -> StorageError {
+        StorageError(.journalModeNotWAL(found: found))
+    }
     /// The file exists but is not an SQLite database.
     public static func notADatabase(path: String) -> StorageError { StorageError(.notADatabase(path: path)) }
     /// SQLite reports corruption (`integrity_check` failed or a page is malformed).

@@ -32,7 +32,10 @@ struct BulkAppendTests {
                 let base = index * 7
                 let home = [players[base % playerCount], players[(base + 1) % playerCount]]
                 let away = [players[(base + 3) % playerCount], players[(base + 2) % playerCount]]
-                driver.mutate(.createMatch(id: id, homePlayers: home, awayPlayers: away, homeGoals: 0, awayGoals: 0), by: instance)
+                driver.mutate(
+                    .createMatch(id: id, homePlayers: home, awayPlayers: away, homeGoals: 0, awayGoals: 0),
+                    by: instance
+                )
             } else {
                 let side: Side = index % 2 == 0 ? .home : .away
                 driver.mutate(.adjustGoals(id: matches[index % matchCount], side: side, delta: 1), by: instance)
@@ -65,7 +68,9 @@ struct BulkAppendTests {
         #expect(after == Revision(total))
 
         if let path = ProcessInfo.processInfo.environment["GOALSTORE_BULK_REPORT"] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: harness.databasePath)[.size] as? NSNumber)?.intValue ?? 0
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: harness.databasePath)[.size] as? NSNumber)?.intValue
+                ?? 0
             let report = """
                 changesets: \(total) in batches of 500 (\(total / 500) transactions, synchronous=FULL)
                 append total: \(appendTime)

@@ -6,7 +6,9 @@ import Testing
 /// back from SQLite, not from memory.
 @Suite("Conflicts and exactly-once across a restart")
 struct RestartConflictTests {
-    @Test("an edit persisted before a restart conflicts with an old-base edit after it; a repeated id gets its original outcome")
+    @Test(
+        "an edit persisted before a restart conflicts with an old-base edit after it; a repeated id gets its original outcome"
+    )
     func conflictSpansRestart() throws {
         let harness = try StoreHarness(.sqlite)
         let ids = Ids()
@@ -15,12 +17,22 @@ struct RestartConflictTests {
             before.mutate(.createPlayer(id: id, name: name), by: .alpha)
         }
         before.mutate(
-            .createMatch(id: ids.match, homePlayers: [ids.alice, ids.bob], awayPlayers: [ids.carol, ids.dave], homeGoals: 0, awayGoals: 0),
+            .createMatch(
+                id: ids.match,
+                homePlayers: [ids.alice, ids.bob],
+                awayPlayers: [ids.carol, ids.dave],
+                homeGoals: 0,
+                awayGoals: 0
+            ),
             by: .alpha
         )
         try harness.storage.append(before.takeBatch())
         // Both editors opened their forms at revision 5; alpha saves first.
-        let edit = Mutation(id: MutationID(instance: .alpha, seq: 6), base: 5, action: .updateMatch(id: ids.match, MatchUpdate(homeGoals: 3)))
+        let edit = Mutation(
+            id: MutationID(instance: .alpha, seq: 6),
+            base: 5,
+            action: .updateMatch(id: ids.match, MatchUpdate(homeGoals: 3))
+        )
         let first = before.mutate(edit.action, by: .alpha, seq: edit.id.seq, base: edit.base)
         #expect(first.outcome == .committed(6))
         try harness.storage.append(before.takeBatch())
@@ -44,11 +56,19 @@ struct RestartConflictTests {
         #expect(current.homeGoals == 3 && current.stamps.homeGoals == FieldStamp(revision: 6, writer: .alpha))
 
         // Disjoint fields still merge: beta's away goals from the same old base apply.
-        #expect(after.mutate(.updateMatch(id: ids.match, MatchUpdate(awayGoals: 1)), by: .beta, base: 5).outcome == .committed(7))
+        #expect(
+            after.mutate(.updateMatch(id: ids.match, MatchUpdate(awayGoals: 1)), by: .beta, base: 5).outcome
+                == .committed(7)
+        )
 
         let repeated = after.mutate(edit.action, by: .alpha, seq: edit.id.seq, base: edit.base)
         #expect(repeated == .duplicate(.committed(6)))
-        let reused = after.mutate(.updateMatch(id: ids.match, MatchUpdate(homeGoals: 8)), by: .alpha, seq: edit.id.seq, base: 5)
+        let reused = after.mutate(
+            .updateMatch(id: ids.match, MatchUpdate(homeGoals: 8)),
+            by: .alpha,
+            seq: edit.id.seq,
+            base: 5
+        )
         #expect(reused.outcome.rejectionCode == .idReused)
 
         let batch = after.takeBatch()
@@ -60,7 +80,9 @@ struct RestartConflictTests {
         #expect(final.state.match(ids.match)?.homeGoals == 3)
         var again = LeagueDriver(recovered: final)
         #expect(again.mutate(edit.action, by: .alpha, seq: edit.id.seq, base: edit.base) == .duplicate(.committed(6)))
-        #expect(again.mutate(.updateMatch(id: ids.match, MatchUpdate(homeGoals: 4)), by: .beta, seq: 1, base: 5)
-            == .duplicate(late.outcome))
+        #expect(
+            again.mutate(.updateMatch(id: ids.match, MatchUpdate(homeGoals: 4)), by: .beta, seq: 1, base: 5)
+                == .duplicate(late.outcome)
+        )
     }
 }

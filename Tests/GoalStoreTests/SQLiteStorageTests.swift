@@ -20,7 +20,10 @@ struct SQLiteStorageTests {
             matches.append(id)
             let home = [players[round % 6], players[(round + 1) % 6]]
             let away = [players[(round + 3) % 6], players[(round + 2) % 6]]
-            driver.mutate(.createMatch(id: id, homePlayers: home, awayPlayers: away, homeGoals: round % 4, awayGoals: 2), by: .beta)
+            driver.mutate(
+                .createMatch(id: id, homePlayers: home, awayPlayers: away, homeGoals: round % 4, awayGoals: 2),
+                by: .beta
+            )
             driver.mutate(.adjustGoals(id: id, side: .away, delta: 1), by: .alpha)
             if round % 3 == 0 {
                 driver.mutate(.updateMatch(id: id, MatchUpdate(awayPlayers: [players[(round + 4) % 6]])), by: .alpha)
@@ -106,7 +109,9 @@ struct SQLiteStorageTests {
     func notADatabase() throws {
         let harness = try StoreHarness(.sqlite)
         let path = harness.directory.appendingPathComponent("garbage.sqlite").path
-        try Data(String(repeating: "this is not an SQLite database. ", count: 200).utf8).write(to: URL(fileURLWithPath: path))
+        try Data(String(repeating: "this is not an SQLite database. ", count: 200).utf8).write(
+            to: URL(fileURLWithPath: path)
+        )
         let openError = try #require(throws: StorageError.self) { try SQLiteLeagueStorage(path: path) }
         #expect(openError.code == .notADatabase)
         #expect(openError.description.contains(path))
@@ -140,7 +145,9 @@ struct SQLiteStorageTests {
         let error = try #require(throws: StorageError.self) { try SQLiteLeagueStorage.validateBackup(at: backupPath) }
         #expect([StorageError.Code.corrupt, .notADatabase, .inconsistent].contains(error.code), "\(error)")
         try storage.close()
-        #expect(throws: StorageError.self) { try SQLiteLeagueStorage.restore(backupAt: backupPath, into: harness.databasePath) }
+        #expect(throws: StorageError.self) {
+            try SQLiteLeagueStorage.restore(backupAt: backupPath, into: harness.databasePath)
+        }
         try harness.reopen()
         #expect(try harness.storage.recover() == liveBefore)
     }

@@ -6,7 +6,10 @@ import Testing
 /// One suite, run against both stores: they must be indistinguishable to the daemon.
 @Suite("LeagueStorage conformance")
 struct StorageConformanceTests {
-    @Test("append and recover round trip: players, matches with stamps and order, client records", arguments: StorageKind.allCases)
+    @Test(
+        "append and recover round trip: players, matches with stamps and order, client records",
+        arguments: StorageKind.allCases
+    )
     func roundTrip(kind: StorageKind) throws {
         let harness = try StoreHarness(kind)
         let ids = Ids()
@@ -15,7 +18,13 @@ struct StorageConformanceTests {
             driver.mutate(.createPlayer(id: id, name: name), by: .alpha)
         }
         driver.mutate(
-            .createMatch(id: ids.match, homePlayers: [ids.carol, ids.alice], awayPlayers: [ids.dave, ids.bob], homeGoals: 1, awayGoals: 0),
+            .createMatch(
+                id: ids.match,
+                homePlayers: [ids.carol, ids.alice],
+                awayPlayers: [ids.dave, ids.bob],
+                homeGoals: 1,
+                awayGoals: 0
+            ),
             by: .alpha
         )
         try harness.storage.append(driver.takeBatch())
@@ -50,9 +59,11 @@ struct StorageConformanceTests {
             let alpha = try #require(league.state.clientRecord(for: .alpha))
             #expect(alpha.results.last?.outcome.rejectionCode == .conflict)
             #expect(alpha.results.last?.outcome.rejection?.current == .match(match))
-            #expect(league.state.clientRecord(for: .beta)?.results.map(\.outcome) == [
-                .committed(6), taken.outcome, .noop(7),
-            ])
+            #expect(
+                league.state.clientRecord(for: .beta)?.results.map(\.outcome) == [
+                    .committed(6), taken.outcome, .noop(7),
+                ]
+            )
             try harness.reopen()
         }
     }
@@ -73,7 +84,10 @@ struct StorageConformanceTests {
         #expect(afterFirst.head == 4 && before.head == 3)
 
         let skipsNext = StorageBatch(commits: [batch.commits[2], batch.commits[3]], clientRecords: batch.clientRecords)
-        let holeInside = StorageBatch(commits: [batch.commits[1], batch.commits[3]], clientRecords: batch.clientRecords)
+        let holeInside = StorageBatch(
+            commits: [batch.commits[1], batch.commits[3]],
+            clientRecords: batch.clientRecords
+        )
         let replay = StorageBatch(commits: [batch.commits[0]], clientRecords: batch.clientRecords)
         for bad in [skipsNext, holeInside, replay] {
             let error = try #require(throws: StorageError.self) { try harness.storage.append(bad) }
@@ -83,7 +97,9 @@ struct StorageConformanceTests {
         }
         #expect(try harness.storage.recover().state.clientRecord(for: .beta) == nil)
 
-        try harness.storage.append(StorageBatch(commits: Array(batch.commits[1...]), clientRecords: batch.clientRecords))
+        try harness.storage.append(
+            StorageBatch(commits: Array(batch.commits[1...]), clientRecords: batch.clientRecords)
+        )
         #expect(try harness.storage.recover().state == driver.state)
     }
 
@@ -112,76 +128,53 @@ struct StorageConformanceTests {
 
         #expect(try harness.storage.backlog(after: 5, upTo: 9, limit: 100).map(\.revision) == [6, 7, 8, 9])
         #expect(try harness.storage.backlog(after: 9, upTo: 9, limit: 100).isEmpty)
-        #expect(try harness.storage.backlog(after: 20, upTo: 1_000, limit: 100).map(\.revision) == [21, 22, 23, 24, 25])
+        #expect(
+            try harness.storage.backlog(after: 20, upTo: 1_000, limit: 100).map(\.revision) == [21, 22, 23, 24, 25]
+        )
         #expect(try harness.storage.backlog(after: 25, upTo: 30, limit: 100).isEmpty)
         #expect(try harness.storage.backlog(after: 0, upTo: 25, limit: 0).isEmpty)
-    }
-
-    @Test("pruning by count keeps the client table and reports the oldest revision", arguments: StorageKind.allCases)
-    func pruneByCount(kind: StorageKind) throws {
-        let harness = try StoreHarness(kind, retention: RetentionPolicy(maximumChangesets: 10, chunkSize: 3))
-        var driver = LeagueDriver()
-        for index in 1...25 { driver.mutate(.createPlayer(id: PlayerID(), name: "p\(index)"), by: .alpha) }
-        driver.mutate(.deletePlayer(id: PlayerID()), by: .beta)  // not_found: a record, no commit
-        try harness.storage.append(driver.takeBatch())
-
-        let report = try harness.storage.prune(now: LeagueDriver.time(of: 25))
-        #expect(report == PruneReport(deleted: 15, oldestRetainedRevision: 16))
-        #expect(try harness.storage.prune(now: LeagueDriver.time(of: 25)).deleted == 0)
-
-        try harness.reopen()
-        let league = try harness.storage.recover()
-        #expect(league.state == driver.state)
-        #expect(league.state.allClientRecords.count == 2)
-        #expect(league.oldestRetainedRevision == 16)
-        let bounds = try harness.storage.logBounds()
-        #expect(bounds.backlogCovers(since: 14) == false)
-        #expect(bounds.backlogCovers(since: 15) && bounds.backlogCovers(since: 25))
-        #expect(bounds.backlogCovers(since: 26) == false)
-        let error = try #require(throws: StorageError.self) { try harness.storage.backlog(after: 14, upTo: 25, limit: 5) }
-        #expect(error.code == .backlogPruned)
-        #expect(try harness.storage.backlog(after: 15, upTo: 25, limit: 50).map(\.revision) == Array(16...25))
-    }
-
-    @Test("pruning by age, down to an empty log", arguments: StorageKind.allCases)
-    func pruneByAge(kind: StorageKind) throws {
-        let harness = try StoreHarness(kind, retention: RetentionPolicy(maximumAge: .seconds(10), chunkSize: 4))
-        var driver = LeagueDriver()
-        for index in 1...25 { driver.mutate(.createPlayer(id: PlayerID(), name: "p\(index)"), by: .alpha) }
-        try harness.storage.append(driver.takeBatch())
-
-        // Revision R was committed at R seconds: at time(25) a 10 s limit keeps revisions 15…25.
-        #expect(try harness.storage.prune(now: LeagueDriver.time(of: 25)) == PruneReport(deleted: 14, oldestRetainedRevision: 15))
-        #expect(try harness.storage.prune(now: LeagueDriver.time(of: 1_000)) == PruneReport(deleted: 11, oldestRetainedRevision: nil))
-
-        let bounds = try harness.storage.logBounds()
-        #expect(bounds.head == 25 && bounds.headDigest == driver.digest)
-        #expect(bounds.backlogCovers(since: 25) && !bounds.backlogCovers(since: 24))
-        #expect(try harness.storage.backlog(after: 25, upTo: 25, limit: 10).isEmpty)
-        #expect(throws: StorageError.self) { try harness.storage.backlog(after: 20, upTo: 25, limit: 10) }
-        #expect(try harness.storage.recover().state == driver.state)
-
-        driver.mutate(.createPlayer(id: PlayerID(), name: "late"), by: .beta)
-        try harness.storage.append(driver.takeBatch())
-        #expect(try harness.storage.logBounds().oldestRetainedRevision == 26)
-        #expect(try harness.storage.backlog(after: 25, upTo: 26, limit: 10).map(\.revision) == [26])
     }
 
     @Test("tokens: create, list, look up by hash, revoke; names unique", arguments: StorageKind.allCases)
     func tokens(kind: StorageKind) throws {
         let harness = try StoreHarness(kind)
         let store = harness.storage
-        let admin = StoredToken(name: "admin", role: .admin, secretHash: testHash(1), created: Timestamp(millisecondsSince1970: 10))
-        let viewer = StoredToken(name: "wall", role: .viewer, secretHash: testHash(2), created: Timestamp(millisecondsSince1970: 20))
+        let admin = StoredToken(
+            name: "admin",
+            role: .admin,
+            secretHash: testHash(1),
+            created: Timestamp(millisecondsSince1970: 10)
+        )
+        let viewer = StoredToken(
+            name: "wall",
+            role: .viewer,
+            secretHash: testHash(2),
+            created: Timestamp(millisecondsSince1970: 20)
+        )
         try store.createToken(viewer)
         try store.createToken(admin)
         #expect(try store.tokens() == [admin, viewer])
 
-        let sameName = StoredToken(name: "admin", role: .viewer, secretHash: testHash(3), created: Timestamp(millisecondsSince1970: 30))
+        let sameName = StoredToken(
+            name: "admin",
+            role: .viewer,
+            secretHash: testHash(3),
+            created: Timestamp(millisecondsSince1970: 30)
+        )
         #expect(try #require(throws: StorageError.self) { try store.createToken(sameName) }.code == .tokenNameTaken)
-        let sameHash = StoredToken(name: "other", role: .viewer, secretHash: testHash(1), created: Timestamp(millisecondsSince1970: 30))
+        let sameHash = StoredToken(
+            name: "other",
+            role: .viewer,
+            secretHash: testHash(1),
+            created: Timestamp(millisecondsSince1970: 30)
+        )
         #expect(try #require(throws: StorageError.self) { try store.createToken(sameHash) }.code == .tokenHashTaken)
-        let shortHash = StoredToken(name: "short", role: .viewer, secretHash: [1, 2, 3], created: Timestamp(millisecondsSince1970: 30))
+        let shortHash = StoredToken(
+            name: "short",
+            role: .viewer,
+            secretHash: [1, 2, 3],
+            created: Timestamp(millisecondsSince1970: 30)
+        )
         #expect(try #require(throws: StorageError.self) { try store.createToken(shortHash) }.code == .invalidTokenHash)
 
         #expect(try store.token(secretHash: testHash(2)) == viewer)
@@ -189,8 +182,14 @@ struct StorageConformanceTests {
 
         let revoked = try store.revokeToken(named: "wall", at: Timestamp(millisecondsSince1970: 99))
         #expect(revoked.revoked == Timestamp(millisecondsSince1970: 99) && revoked.id == viewer.id)
-        #expect(try store.revokeToken(named: "wall", at: Timestamp(millisecondsSince1970: 500)).revoked?.millisecondsSince1970 == 99)
-        #expect(try #require(throws: StorageError.self) { try store.revokeToken(named: "nobody", at: revoked.created) }.code == .tokenNotFound)
+        #expect(
+            try store.revokeToken(named: "wall", at: Timestamp(millisecondsSince1970: 500)).revoked?
+                .millisecondsSince1970 == 99
+        )
+        #expect(
+            try #require(throws: StorageError.self) { try store.revokeToken(named: "nobody", at: revoked.created) }.code
+                == .tokenNotFound
+        )
 
         try harness.reopen()
         #expect(try harness.storage.token(secretHash: testHash(2))?.isRevoked == true)
@@ -220,8 +219,13 @@ struct StorageConformanceTests {
         let clash = Player(id: PlayerID(), name: "ZOË", nameKey: "zoë", created: stamp2, nameStamp: stamp2)
         func commit(_ revision: Revision, _ player: Player) -> LoggedCommit {
             let changeset = Changeset(
-                revision: revision, mutationID: nil, author: "t", time: LeagueDriver.time(of: revision), action: nil,
-                changes: [.playerUpserted(player)], digest: .genesis
+                revision: revision,
+                mutationID: nil,
+                author: "t",
+                time: LeagueDriver.time(of: revision),
+                action: nil,
+                changes: [.playerUpserted(player)],
+                digest: .genesis
             )
             return LoggedCommit(changeset: changeset, frame: Array("frame \(revision)".utf8))
         }

@@ -85,7 +85,11 @@ struct LeagueDriver {
     ) -> EngineDecision {
         let seq = seq ?? (seqs[instance] ?? 0) + 1
         seqs[instance] = max(seqs[instance] ?? 0, seq)
-        let mutation = Mutation(id: MutationID(instance: instance, seq: seq), base: base ?? state.revision, action: action)
+        let mutation = Mutation(
+            id: MutationID(instance: instance, seq: seq),
+            base: base ?? state.revision,
+            action: action
+        )
         let decision = ConflictEngine.apply(mutation, author: author, to: &state)
         if !touched.contains(instance) { touched.append(instance) }
         if case .commit(let commit) = decision {
@@ -93,7 +97,9 @@ struct LeagueDriver {
             let frame = ChangesetFrame.encode(draft, previousDigest: digest)
             digest = frame.digest
             if keepsFrames { frames[commit.revision] = frame.bytes }
-            commits.append(LoggedCommit(changeset: commit.changeset(time: draft.time, digest: frame.digest), frame: frame.bytes))
+            commits.append(
+                LoggedCommit(changeset: commit.changeset(time: draft.time, digest: frame.digest), frame: frame.bytes)
+            )
         }
         return decision
     }
