@@ -16,20 +16,41 @@ struct ExactlyOnceTests {
         var testDescription: String { name }
     }
 
-    @Test("A retry returns the original outcome and commits nothing", arguments: [
-        Row(name: "ack", original: update(1, homeGoals: 2), firstOutcome: { $0 == .committed(9) },
-            meanwhile: [update(1, homeGoals: 5)]),
-        Row(name: "rejection (player_in_use), although the delete would now succeed", original: deletePlayer(1),
-            firstOutcome: { if case .rejected(let r) = $0 { r.code == .playerInUse } else { false } },
-            meanwhile: [deleteMatch(1)]),
-        Row(name: "conflict keeps the entity as it was then", original: update(1, homeGoals: 4),
-            firstOutcome: { if case .rejected(let r) = $0 { r.code == .conflict } else { false } },
-            meanwhile: [update(1, homeGoals: 7)]),
-        Row(name: "noop keeps its revision", original: update(1, homeGoals: 0), firstOutcome: { $0 == .noop(8) },
-            meanwhile: [adjust(1, .home, 3)]),
-        Row(name: "increment is not counted twice", original: adjust(1, .home, 1), firstOutcome: { $0 == .committed(9) },
-            meanwhile: [adjust(1, .home, 1)]),
-    ])
+    @Test(
+        "A retry returns the original outcome and commits nothing",
+        arguments: [
+            Row(
+                name: "ack",
+                original: update(1, homeGoals: 2),
+                firstOutcome: { $0 == .committed(9) },
+                meanwhile: [update(1, homeGoals: 5)]
+            ),
+            Row(
+                name: "rejection (player_in_use), although the delete would now succeed",
+                original: deletePlayer(1),
+                firstOutcome: { if case .rejected(let r) = $0 { r.code == .playerInUse } else { false } },
+                meanwhile: [deleteMatch(1)]
+            ),
+            Row(
+                name: "conflict keeps the entity as it was then",
+                original: update(1, homeGoals: 4),
+                firstOutcome: { if case .rejected(let r) = $0 { r.code == .conflict } else { false } },
+                meanwhile: [update(1, homeGoals: 7)]
+            ),
+            Row(
+                name: "noop keeps its revision",
+                original: update(1, homeGoals: 0),
+                firstOutcome: { $0 == .noop(8) },
+                meanwhile: [adjust(1, .home, 3)]
+            ),
+            Row(
+                name: "increment is not counted twice",
+                original: adjust(1, .home, 1),
+                firstOutcome: { $0 == .committed(9) },
+                meanwhile: [adjust(1, .home, 1)]
+            ),
+        ]
+    )
     func retry(_ row: Row) throws {
         var league = League.standard()
         if row.name.hasPrefix("conflict") { league.run(update(1, homeGoals: 3), by: clientB) }
@@ -45,9 +66,12 @@ struct ExactlyOnceTests {
         #expect(ConflictEngine.apply(mutation, author: "a", to: &league.state) == .duplicate(first.outcome))
     }
 
-    @Test("The same id with another payload is id_reused and changes nothing", arguments: [
-        update(1, homeGoals: 3), update(1, awayGoals: 2), adjust(1, .home, 2), deleteMatch(1), rename(1, "Alice"),
-    ])
+    @Test(
+        "The same id with another payload is id_reused and changes nothing",
+        arguments: [
+            update(1, homeGoals: 3), update(1, awayGoals: 2), adjust(1, .home, 2), deleteMatch(1), rename(1, "Alice"),
+        ]
+    )
     func reused(_ other: MutationAction) {
         var league = League.standard()
         let id = league.nextID(clientA)
@@ -65,7 +89,11 @@ struct ExactlyOnceTests {
         var league = League.standard()
         let id = league.nextID(clientA)
         _ = ConflictEngine.apply(Mutation(id: id, base: 8, action: adjust(1, .home, 1)), author: "a", to: &league.state)
-        let decision = ConflictEngine.apply(Mutation(id: id, base: 7, action: adjust(1, .home, 1)), author: "a", to: &league.state)
+        let decision = ConflictEngine.apply(
+            Mutation(id: id, base: 7, action: adjust(1, .home, 1)),
+            author: "a",
+            to: &league.state
+        )
         #expect(decision.rejection?.code == .idReused)
     }
 
@@ -75,7 +103,11 @@ struct ExactlyOnceTests {
         var sent: [Mutation] = []
         var outcomes: [MutationOutcome] = []
         for n in 0..<40 {
-            let mutation = Mutation(id: league.nextID(clientA), base: league.state.revision, action: adjust(1, .home, n % 2 == 0 ? 1 : -1))
+            let mutation = Mutation(
+                id: league.nextID(clientA),
+                base: league.state.revision,
+                action: adjust(1, .home, n % 2 == 0 ? 1 : -1)
+            )
             sent.append(mutation)
             outcomes.append(ConflictEngine.apply(mutation, author: "a", to: &league.state).outcome)
         }
@@ -146,7 +178,10 @@ extension League {
             mutationID: mutation.id,
             author: "a",
             action: mutation.action,
-            changes: [.matchUpserted(match), .ratingUpdated(state.rating(of: pid(1))!), .ratingUpdated(state.rating(of: pid(2))!)]
+            changes: [
+                .matchUpserted(match), .ratingUpdated(state.rating(of: pid(1))!),
+                .ratingUpdated(state.rating(of: pid(2))!),
+            ]
         )
     }
 }

@@ -38,7 +38,13 @@ struct LeagueStateTests {
         let players = Array(state.allPlayers)
         let matches = Array(state.allMatches)
         let alice = state.player(pid(1))!
-        let twin = Player(id: pid(9), name: "ALICE", nameKey: "alice", created: alice.created, nameStamp: alice.nameStamp)
+        let twin = Player(
+            id: pid(9),
+            name: "ALICE",
+            nameKey: "alice",
+            created: alice.created,
+            nameStamp: alice.nameStamp
+        )
         #expect(throws: LeagueStateError.duplicateNameKey("alice")) {
             try LeagueState(revision: 8, players: players + [twin], matches: matches, clientRecords: [])
         }
@@ -46,7 +52,12 @@ struct LeagueStateTests {
             try LeagueState(revision: 8, players: players + [alice], matches: matches, clientRecords: [])
         }
         #expect(throws: LeagueStateError.unknownPlayer(match: mid(1), player: pid(1))) {
-            try LeagueState(revision: 8, players: players.filter { $0.id != pid(1) }, matches: matches, clientRecords: [])
+            try LeagueState(
+                revision: 8,
+                players: players.filter { $0.id != pid(1) },
+                matches: matches,
+                clientRecords: []
+            )
         }
         #expect(throws: LeagueStateError.revisionBehind(7, stamp: 8)) {
             try LeagueState(revision: 7, players: players, matches: matches, clientRecords: [])
@@ -69,7 +80,9 @@ struct LeagueStateTests {
     @Test("Lists: rankings by rating, then name key, then id; matches newest first; players by name")
     func lists() {
         var league = League()
-        for (n, name) in [(1, "bob"), (2, "Alice"), (3, "carl"), (4, "Dora")].enumerated().map({ ($0.element.0, $0.element.1) }) {
+        for (n, name) in [(1, "bob"), (2, "Alice"), (3, "carl"), (4, "Dora")].enumerated().map({
+            ($0.element.0, $0.element.1)
+        }) {
             league.run(createPlayer(n, name), by: clientA)
         }
         league.run(createMatch(1, [1], [3], 1, 1), by: clientA)

@@ -57,17 +57,20 @@ private struct Simulation {
     var nextEntity = 100
     var commits = 0, rejections = 0, duplicates = 0
 
-    static let names = [
-        "Alice", "alice", "ALICE ", "Bob", "bob", "Carol", "Dave", "Émile", "E\u{301}mile", "Zoë", "x", "", "   ",
-        "Bad\u{200B}name", "\u{202E}evil", "👩‍💻", String(repeating: "z", count: 65),
-    ] + (1...30).map { "P\($0)" }
+    static let names =
+        [
+            "Alice", "alice", "ALICE ", "Bob", "bob", "Carol", "Dave", "Émile", "E\u{301}mile", "Zoë", "x", "", "   ",
+            "Bad\u{200B}name", "\u{202E}evil", "👩‍💻", String(repeating: "z", count: 65),
+        ] + (1...30).map { "P\($0)" }
 
     init(seed: UInt64) {
         rng = SplitMix64(seed: seed)
         clients = (0..<6).map { SimulatedClient(instance: ClientInstanceID("client-\($0)")!) }
     }
 
-    static func time(_ revision: Revision) -> Timestamp { Timestamp(millisecondsSince1970: 1_700_000_000_000 + Int64(revision)) }
+    static func time(_ revision: Revision) -> Timestamp {
+        Timestamp(millisecondsSince1970: 1_700_000_000_000 + Int64(revision))
+    }
 
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &rng) < percent }
 
@@ -84,7 +87,11 @@ private struct Simulation {
         } else {
             clients[c].seq += 1
             let base = chance(1) ? clients[c].view.revision + 1 : clients[c].view.revision
-            let minted = Mutation(id: MutationID(instance: clients[c].instance, seq: clients[c].seq), base: base, action: randomAction(clients[c].view))
+            let minted = Mutation(
+                id: MutationID(instance: clients[c].instance, seq: clients[c].seq),
+                base: base,
+                action: randomAction(clients[c].view)
+            )
             if chance(4) {
                 clients[c].held.append(minted)
                 return
@@ -130,12 +137,18 @@ private struct Simulation {
     func compareFinalState() throws {
         #expect(state.revision == oracle.revision)
         #expect(state.revision == Revision(commits))
-        #expect(Dictionary(uniqueKeysWithValues: state.allPlayers.map { ($0.id, $0) })
-            == Dictionary(uniqueKeysWithValues: oracle.players.keys.map { ($0, oracle.player($0)!) }))
-        #expect(Dictionary(uniqueKeysWithValues: state.allMatches.map { ($0.id, $0) })
-            == Dictionary(uniqueKeysWithValues: oracle.matches.keys.map { ($0, oracle.match($0)!) }))
-        #expect(Dictionary(uniqueKeysWithValues: state.allRatings.map { ($0.playerID, $0) })
-            == Dictionary(uniqueKeysWithValues: oracle.players.keys.map { ($0, oracle.rating($0)) }))
+        #expect(
+            Dictionary(uniqueKeysWithValues: state.allPlayers.map { ($0.id, $0) })
+                == Dictionary(uniqueKeysWithValues: oracle.players.keys.map { ($0, oracle.player($0)!) })
+        )
+        #expect(
+            Dictionary(uniqueKeysWithValues: state.allMatches.map { ($0.id, $0) })
+                == Dictionary(uniqueKeysWithValues: oracle.matches.keys.map { ($0, oracle.match($0)!) })
+        )
+        #expect(
+            Dictionary(uniqueKeysWithValues: state.allRatings.map { ($0.playerID, $0) })
+                == Dictionary(uniqueKeysWithValues: oracle.players.keys.map { ($0, oracle.rating($0)) })
+        )
         #expect(state.rankings().map(\.playerID) == oracle.rankings())
         for (instance, processed) in oracle.history {
             let record = try #require(state.clientRecord(for: instance))
@@ -147,7 +160,9 @@ private struct Simulation {
         #expect(state.allClientRecords.count == oracle.history.count)
         // A rebuild from the persisted parts is the same state.
         let rebuilt = try LeagueState(
-            revision: state.revision, players: Array(state.allPlayers), matches: Array(state.allMatches),
+            revision: state.revision,
+            players: Array(state.allPlayers),
+            matches: Array(state.allMatches),
             clientRecords: Array(state.allClientRecords)
         )
         #expect(rebuilt == state)
@@ -168,7 +183,9 @@ private struct Simulation {
     }
 
     mutating func somePlayer(_ view: ReferenceModel) -> PlayerID {
-        if chance(5) || view.players.isEmpty { return chance(50) ? pid(freshID()) : pid(Int.random(in: 100...nextEntity, using: &rng)) }
+        if chance(5) || view.players.isEmpty {
+            return chance(50) ? pid(freshID()) : pid(Int.random(in: 100...nextEntity, using: &rng))
+        }
         return view.playerOrder[Int.random(in: 0..<view.playerOrder.count, using: &rng)]
     }
 
@@ -198,7 +215,13 @@ private struct Simulation {
             return .deletePlayer(id: somePlayer(view))
         case 26..<44:
             let id = chance(2) ? someMatch(view) : mid(freshID())
-            return .createMatch(id: id, homePlayers: someSide(view), awayPlayers: someSide(view), homeGoals: someGoals(), awayGoals: someGoals())
+            return .createMatch(
+                id: id,
+                homePlayers: someSide(view),
+                awayPlayers: someSide(view),
+                homeGoals: someGoals(),
+                awayGoals: someGoals()
+            )
         case 44..<66:
             let id = someMatch(view)
             let current = view.matches[id]

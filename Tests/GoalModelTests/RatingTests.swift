@@ -12,16 +12,28 @@ struct RatingTests {
         var testDescription: String { name }
     }
 
-    @Test("Records give the server spec's figures", arguments: [
-        Row(name: "two wins", outcomes: [.win, .win], value: 10, formatted: "10.00"),
-        Row(name: "two draws", outcomes: [.draw, .draw], value: 10.0 / 3.0, formatted: "3.33"),
-        Row(name: "two losses", outcomes: [.loss, .loss], value: 0, formatted: "0.00"),
-        Row(name: "win, two draws, loss", outcomes: [.win, .draw, .draw, .loss], value: 50.0 / 12.0, formatted: "4.17"),
-        Row(name: "win and draw", outcomes: [.win, .draw], value: 20.0 / 3.0, formatted: "6.67"),
-        Row(name: "unplayed", outcomes: [], value: 0, formatted: "0.00"),
-        Row(name: "SwiftGoal mixed: 2 wins, 1 draw, 2 losses", outcomes: [.win, .loss, .draw, .win, .loss],
-            value: 70.0 / 15.0, formatted: "4.67"),
-    ])
+    @Test(
+        "Records give the server spec's figures",
+        arguments: [
+            Row(name: "two wins", outcomes: [.win, .win], value: 10, formatted: "10.00"),
+            Row(name: "two draws", outcomes: [.draw, .draw], value: 10.0 / 3.0, formatted: "3.33"),
+            Row(name: "two losses", outcomes: [.loss, .loss], value: 0, formatted: "0.00"),
+            Row(
+                name: "win, two draws, loss",
+                outcomes: [.win, .draw, .draw, .loss],
+                value: 50.0 / 12.0,
+                formatted: "4.17"
+            ),
+            Row(name: "win and draw", outcomes: [.win, .draw], value: 20.0 / 3.0, formatted: "6.67"),
+            Row(name: "unplayed", outcomes: [], value: 0, formatted: "0.00"),
+            Row(
+                name: "SwiftGoal mixed: 2 wins, 1 draw, 2 losses",
+                outcomes: [.win, .loss, .draw, .win, .loss],
+                value: 70.0 / 15.0,
+                formatted: "4.67"
+            ),
+        ]
+    )
     func figures(_ row: Row) {
         var rating = Rating(playerID: pid(1))
         for outcome in row.outcomes { rating.record(outcome) }
@@ -64,7 +76,10 @@ struct RatingTests {
 
     @Test("SwiftGoal's mixed spec: both players 2 wins, 1 draw, 2 losses → 10·7/15")
     func mixedSpec() {
-        let state = league(players: 2, matches: [([1], [2], 1, 0), ([2], [1], 2, 1), ([1], [2], 3, 3), ([2], [1], 0, 1), ([1], [2], 0, 4)]).state
+        let state = league(
+            players: 2,
+            matches: [([1], [2], 1, 0), ([2], [1], 2, 1), ([1], [2], 3, 3), ([2], [1], 0, 1), ([1], [2], 0, 4)]
+        ).state
         for n in 1...2 {
             let rating = state.rating(of: pid(n))!
             #expect(rating == Rating(playerID: pid(n), points: 7, played: 5, won: 2, drawn: 1, lost: 2))

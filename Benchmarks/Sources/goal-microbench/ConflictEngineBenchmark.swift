@@ -70,7 +70,11 @@ struct ConflictEngineBenchmark: ParsableCommand {
     private func buildLeague(_ random: inout EngineBenchRandom) throws -> LeagueState {
         let setup = ClientInstanceID("bench-setup")!
         let playerList = (0..<players).map { n in
-            Player(id: PlayerID(), name: try! PlayerName(validating: "Player \(n)"), created: FieldStamp(revision: Revision(n + 1), writer: setup))
+            Player(
+                id: PlayerID(),
+                name: try! PlayerName(validating: "Player \(n)"),
+                created: FieldStamp(revision: Revision(n + 1), writer: setup)
+            )
         }
         let matchList = (0..<matches).map { n in
             let picks = random.distinct(Int(random.next() % 3) + 2, below: players)
@@ -84,7 +88,12 @@ struct ConflictEngineBenchmark: ParsableCommand {
                 created: FieldStamp(revision: Revision(players + n + 1), writer: setup)
             )
         }
-        return try LeagueState(revision: Revision(players + matches), players: playerList, matches: matchList, clientRecords: [])
+        return try LeagueState(
+            revision: Revision(players + matches),
+            players: playerList,
+            matches: matchList,
+            clientRecords: []
+        )
     }
 
     private func makeWorkload(_ league: LeagueState, _ random: inout EngineBenchRandom) -> [Mutation] {
@@ -109,19 +118,32 @@ struct ConflictEngineBenchmark: ParsableCommand {
             let action: MutationAction
             switch random.next() % 100 {
             case 0..<40:
-                action = .adjustGoals(id: match, side: random.next() % 2 == 0 ? .home : .away, delta: random.next() % 4 == 0 ? -1 : 1)
+                action = .adjustGoals(
+                    id: match,
+                    side: random.next() % 2 == 0 ? .home : .away,
+                    delta: random.next() % 4 == 0 ? -1 : 1
+                )
             case 40..<65:
-                action = .updateMatch(id: match, MatchUpdate(homeGoals: Int(random.next() % 10), awayGoals: Int(random.next() % 10)))
+                action = .updateMatch(
+                    id: match,
+                    MatchUpdate(homeGoals: Int(random.next() % 10), awayGoals: Int(random.next() % 10))
+                )
             case 65..<75:
                 let picks = random.distinct(2, below: playerIDs.count)
-                action = .updateMatch(id: match, MatchUpdate(homePlayers: [playerIDs[picks[0]]], awayPlayers: [playerIDs[picks[1]]]))
+                action = .updateMatch(
+                    id: match,
+                    MatchUpdate(homePlayers: [playerIDs[picks[0]]], awayPlayers: [playerIDs[picks[1]]])
+                )
             case 75..<83:
                 let picks = random.distinct(4, below: playerIDs.count)
                 let id = MatchID()
                 matchIDs.append(id)
                 action = .createMatch(
-                    id: id, homePlayers: picks[..<2].map { playerIDs[$0] }, awayPlayers: picks[2...].map { playerIDs[$0] },
-                    homeGoals: Int(random.next() % 6), awayGoals: Int(random.next() % 6)
+                    id: id,
+                    homePlayers: picks[..<2].map { playerIDs[$0] },
+                    awayPlayers: picks[2...].map { playerIDs[$0] },
+                    homeGoals: Int(random.next() % 6),
+                    awayGoals: Int(random.next() % 6)
                 )
             case 83..<88:
                 action = .deleteMatch(id: match)

@@ -56,7 +56,9 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
             // A zero-width joiner inside an emoji sequence (👩‍💻, 🏳️‍🌈) is part of one visible character.
             let previous = index > 0 ? scalars[index - 1] : nil
             let next = index + 1 < scalars.count ? scalars[index + 1] : nil
-            guard PlayerName.isEmojiJoiner(scalar, between: previous, and: next) else { throw .forbiddenCharacter(scalar) }
+            guard PlayerName.isEmojiJoiner(scalar, between: previous, and: next) else {
+                throw .forbiddenCharacter(scalar)
+            }
         }
         let length = normalized.count
         guard length <= PlayerName.maximumLength else { throw .tooLong(length) }
@@ -91,7 +93,11 @@ public struct PlayerName: Hashable, Sendable, CustomStringConvertible {
 extension PlayerName {
     /// True for U+200D ZERO WIDTH JOINER between an emoji (or its modifier or variation selector) and a
     /// non-ASCII emoji: an emoji ZWJ sequence, which renders as one grapheme. Anywhere else it stays forbidden.
-    static func isEmojiJoiner(_ scalar: Unicode.Scalar, between previous: Unicode.Scalar?, and next: Unicode.Scalar?) -> Bool {
+    static func isEmojiJoiner(
+        _ scalar: Unicode.Scalar,
+        between previous: Unicode.Scalar?,
+        and next: Unicode.Scalar?
+    ) -> Bool {
         guard scalar.value == 0x200D, let previous, let next else { return false }
         let previousIsEmoji =
             (previous.properties.isEmoji && previous.value > 0x7F) || previous.properties.isEmojiModifier

@@ -1,8 +1,8 @@
 /// A commit the conflict engine made: everything a `Changeset` holds except the server time and the chained
 /// digest, which the server adds (`changeset(time:digest:)`). Value type, `Sendable`.
 ///
-/// `changes` order is canonical, because the digest covers it: the entity change first, then, for a match
-/// change, one `.ratingUpdated` per player of old ∪ new players — old players first (home, then away), then
+/// `changes` order is canonical, because the digest covers it: the entity change first; a created player is
+/// followed by its zero `.ratingUpdated`; a match change is followed by one `.ratingUpdated` per player of old ∪ new players — old players first (home, then away), then
 /// new players not already listed (home, then away) — each with the rating after the commit.
 public struct Commit: Hashable, Sendable {
     /// The new revision: the previous state revision + 1.

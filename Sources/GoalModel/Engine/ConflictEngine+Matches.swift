@@ -16,7 +16,9 @@ extension ConflictEngine {
         guard state.matches[id] == nil else {
             return .rejected(MutationRejection(code: .invalid, message: "a match with id \(id) already exists"))
         }
-        if let rejection = MatchRules.checkGoals(homeGoals, side: .home) ?? MatchRules.checkGoals(awayGoals, side: .away) {
+        if let rejection = MatchRules.checkGoals(homeGoals, side: .home)
+            ?? MatchRules.checkGoals(awayGoals, side: .away)
+        {
             return .rejected(rejection)
         }
         if let rejection = MatchRules.checkSides(

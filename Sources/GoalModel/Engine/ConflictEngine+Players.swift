@@ -43,7 +43,11 @@ extension ConflictEngine {
         }
         if context.changedByOther(player.nameStamp), player.name != name.value {
             return .rejected(
-                Rejections.conflict([PlayerField.name.rawValue], entity: "player \(id.shortID)", current: .player(player))
+                Rejections.conflict(
+                    [PlayerField.name.rawValue],
+                    entity: "player \(id.shortID)",
+                    current: .player(player)
+                )
             )
         }
         guard player.name != name.value else { return .noop }
@@ -63,7 +67,11 @@ extension ConflictEngine {
         guard let player = state.players[id] else { return .rejected(Rejections.playerNotFound(id)) }
         if context.changedByOther(player.created) || context.changedByOther(player.nameStamp) {
             return .rejected(
-                Rejections.staleDelete([PlayerField.name.rawValue], entity: "player \(id.shortID)", current: .player(player))
+                Rejections.staleDelete(
+                    [PlayerField.name.rawValue],
+                    entity: "player \(id.shortID)",
+                    current: .player(player)
+                )
             )
         }
         let references = state.matchCount(referencing: id)

@@ -36,7 +36,8 @@ struct League {
 
     /// Applies an action from `instance` read at `base` (default: the current revision).
     @discardableResult
-    mutating func run(_ action: MutationAction, by instance: ClientInstanceID, base: Revision? = nil) -> EngineDecision {
+    mutating func run(_ action: MutationAction, by instance: ClientInstanceID, base: Revision? = nil) -> EngineDecision
+    {
         let mutation = Mutation(id: nextID(instance), base: base ?? state.revision, action: action)
         return ConflictEngine.apply(mutation, author: instance.rawValue, to: &state)
     }
@@ -49,8 +50,14 @@ struct League {
         for (n, name) in ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"].enumerated() {
             league.run(.createPlayer(id: pid(n + 1), name: name), by: setupClient)
         }
-        league.run(.createMatch(id: mid(1), homePlayers: [pid(1)], awayPlayers: [pid(2)], homeGoals: 0, awayGoals: 0), by: setupClient)
-        league.run(.createMatch(id: mid(2), homePlayers: [pid(3), pid(4)], awayPlayers: [pid(5)], homeGoals: 1, awayGoals: 0), by: setupClient)
+        league.run(
+            .createMatch(id: mid(1), homePlayers: [pid(1)], awayPlayers: [pid(2)], homeGoals: 0, awayGoals: 0),
+            by: setupClient
+        )
+        league.run(
+            .createMatch(id: mid(2), homePlayers: [pid(3), pid(4)], awayPlayers: [pid(5)], homeGoals: 1, awayGoals: 0),
+            by: setupClient
+        )
         precondition(league.state.revision == League.fixtureRevision)
         return league
     }

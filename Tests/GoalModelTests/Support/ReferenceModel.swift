@@ -50,18 +50,30 @@ struct ReferenceModel {
 
     func player(_ id: PlayerID) -> Player? {
         players[id].map {
-            Player(id: $0.id, name: $0.name, nameKey: $0.key, created: stamp($0.created), nameStamp: stamp($0.nameStamp))
+            Player(
+                id: $0.id,
+                name: $0.name,
+                nameKey: $0.key,
+                created: stamp($0.created),
+                nameStamp: stamp($0.nameStamp)
+            )
         }
     }
 
     func match(_ id: MatchID) -> Match? {
         matches[id].map {
             Match(
-                id: $0.id, homePlayers: $0.home, awayPlayers: $0.away, homeGoals: $0.homeGoals, awayGoals: $0.awayGoals,
+                id: $0.id,
+                homePlayers: $0.home,
+                awayPlayers: $0.away,
+                homeGoals: $0.homeGoals,
+                awayGoals: $0.awayGoals,
                 created: stamp($0.created),
                 stamps: MatchStamps(
-                    homePlayers: stamp($0.stamps[.homePlayers]!), awayPlayers: stamp($0.stamps[.awayPlayers]!),
-                    homeGoals: stamp($0.stamps[.homeGoals]!), awayGoals: stamp($0.stamps[.awayGoals]!)
+                    homePlayers: stamp($0.stamps[.homePlayers]!),
+                    awayPlayers: stamp($0.stamps[.awayPlayers]!),
+                    homeGoals: stamp($0.stamps[.homeGoals]!),
+                    awayGoals: stamp($0.stamps[.awayGoals]!)
                 )
             )
         }
@@ -69,9 +81,14 @@ struct ReferenceModel {
 
     /// A player's rating by scanning every match.
     func rating(_ id: PlayerID) -> Rating {
-        var points = 0, played = 0, won = 0, drawn = 0, lost = 0
+        var points = 0
+        var played = 0
+        var won = 0
+        var drawn = 0
+        var lost = 0
         for match in matches.values {
-            let mine: Int, theirs: Int
+            let mine: Int
+            let theirs: Int
             if match.home.contains(id) {
                 (mine, theirs) = (match.homeGoals, match.awayGoals)
             } else if match.away.contains(id) {
@@ -80,7 +97,15 @@ struct ReferenceModel {
                 continue
             }
             played += 1
-            if mine > theirs { won += 1; points += 3 } else if mine == theirs { drawn += 1; points += 1 } else { lost += 1 }
+            if mine > theirs {
+                won += 1
+                points += 3
+            } else if mine == theirs {
+                drawn += 1
+                points += 1
+            } else {
+                lost += 1
+            }
         }
         return Rating(playerID: id, points: points, played: played, won: won, drawn: drawn, lost: lost)
     }
@@ -126,7 +151,9 @@ struct ReferenceModel {
         case .commit(let changeset): outcome = .committed(changeset.revision)
         case .noop(let revision): outcome = .noop(revision)
         case .rejected(let code, let fields, let current):
-            outcome = .rejected(MutationRejection(code: code, message: "", fields: code == .invalid ? [] : fields, current: current))
+            outcome = .rejected(
+                MutationRejection(code: code, message: "", fields: code == .invalid ? [] : fields, current: current)
+            )
         case .duplicate(let original): outcome = original
         }
         history[instance, default: [:]][seq] = (mutation, outcome)
@@ -137,7 +164,11 @@ struct ReferenceModel {
         stamp.revision > mutation.base && stamp.writer != mutation.id.instance
     }
 
-    private func reject(_ code: MutationRejection.Code, _ fields: [String] = [], _ current: EntityState? = nil) -> Result {
+    private func reject(
+        _ code: MutationRejection.Code,
+        _ fields: [String] = [],
+        _ current: EntityState? = nil
+    ) -> Result {
         .rejected(code, fields: fields, current: current)
     }
 
@@ -170,7 +201,9 @@ struct ReferenceModel {
                 return reject(.conflict, ["name"], .player(player(id)!))
             }
             if row.name == name.value { return .noop(revision) }
-            if players.values.contains(where: { $0.key == name.key && $0.id != id }) { return reject(.nameTaken, ["name"]) }
+            if players.values.contains(where: { $0.key == name.key && $0.id != id }) {
+                return reject(.nameTaken, ["name"])
+            }
             players[id]!.name = name.value
             players[id]!.key = name.key
             players[id]!.nameStamp = next
@@ -194,7 +227,15 @@ struct ReferenceModel {
             if outOfRange(awayGoals) { return reject(.goalsOutOfRange, ["away_goals"]) }
             if sidesInvalid(home, away) { return reject(.invalid) }
             let stamps = Dictionary(uniqueKeysWithValues: MatchField.allCases.map { ($0, next) })
-            matches[id] = MatchRow(id: id, home: home, away: away, homeGoals: homeGoals, awayGoals: awayGoals, created: next, stamps: stamps)
+            matches[id] = MatchRow(
+                id: id,
+                home: home,
+                away: away,
+                homeGoals: homeGoals,
+                awayGoals: awayGoals,
+                created: next,
+                stamps: stamps
+            )
             matchOrder.append(id)
             changes = matchChanges(old: nil, new: matches[id]!)
 
@@ -238,7 +279,9 @@ struct ReferenceModel {
 
         case .deleteMatch(let id):
             guard let old = matches[id] else { return reject(.notFound) }
-            let stale = MatchField.allCases.filter { changedByOther(old.created, mutation) || changedByOther(old.stamps[$0]!, mutation) }
+            let stale = MatchField.allCases.filter {
+                changedByOther(old.created, mutation) || changedByOther(old.stamps[$0]!, mutation)
+            }
             if !stale.isEmpty { return reject(.conflict, stale.map(\.rawValue), .match(match(id)!)) }
             matches[id] = nil
             matchOrder.removeAll { $0 == id }
@@ -247,8 +290,13 @@ struct ReferenceModel {
         revision += 1
         return .commit(
             Changeset(
-                revision: revision, mutationID: mutation.id, author: author, time: time(revision),
-                action: mutation.action, changes: changes, digest: .genesis
+                revision: revision,
+                mutationID: mutation.id,
+                author: author,
+                time: time(revision),
+                action: mutation.action,
+                changes: changes,
+                digest: .genesis
             )
         )
     }
@@ -256,9 +304,14 @@ struct ReferenceModel {
     /// The match change, then old players (home, away), then new players not yet listed — each rating recomputed.
     private func matchChanges(old: MatchRow?, new: MatchRow?) -> [Change] {
         var changes: [Change] = []
-        if let new { changes.append(.matchUpserted(match(new.id)!)) } else if let old { changes.append(.matchDeleted(old.id)) }
+        if let new {
+            changes.append(.matchUpserted(match(new.id)!))
+        } else if let old {
+            changes.append(.matchDeleted(old.id))
+        }
         var listed: [PlayerID] = []
-        for id in (old.map { $0.home + $0.away } ?? []) + (new.map { $0.home + $0.away } ?? []) where !listed.contains(id) {
+        for id in (old.map { $0.home + $0.away } ?? []) + (new.map { $0.home + $0.away } ?? [])
+        where !listed.contains(id) {
             listed.append(id)
         }
         return changes + listed.map { .ratingUpdated(rating($0)) }

@@ -40,7 +40,12 @@ struct Scenario: Sendable, CustomTestStringConvertible {
     let expected: Expected
     let check: @Sendable (LeagueState) -> Bool
 
-    init(_ name: String, _ steps: Step..., expect expected: Expected, then check: @escaping @Sendable (LeagueState) -> Bool = { _ in true }) {
+    init(
+        _ name: String,
+        _ steps: Step...,
+        expect expected: Expected,
+        then check: @escaping @Sendable (LeagueState) -> Bool = { _ in true }
+    ) {
         self.name = name
         self.steps = steps
         self.expected = expected
@@ -62,7 +67,11 @@ struct Scenario: Sendable, CustomTestStringConvertible {
             }
             let decision = league.run(step.action, by: step.instance, base: base)
             guard index == steps.count - 1 else {
-                #expect(decision.commit != nil, "setup step \(index) did not commit: \(decision)", sourceLocation: sourceLocation)
+                #expect(
+                    decision.commit != nil,
+                    "setup step \(index) did not commit: \(decision)",
+                    sourceLocation: sourceLocation
+                )
                 continue
             }
             verify(decision, before: before, after: league.state, action: step.action, sourceLocation: sourceLocation)
@@ -116,19 +125,38 @@ func currentEntity(of action: MutationAction, in state: LeagueState) -> EntitySt
 
 // MARK: - Action shorthands (players and matches by fixture number)
 
-func update(_ m: Int, home: [Int]? = nil, away: [Int]? = nil, homeGoals: Int? = nil, awayGoals: Int? = nil) -> MutationAction {
+func update(
+    _ m: Int,
+    home: [Int]? = nil,
+    away: [Int]? = nil,
+    homeGoals: Int? = nil,
+    awayGoals: Int? = nil
+) -> MutationAction {
     .updateMatch(
         id: mid(m),
-        MatchUpdate(homePlayers: home?.map(pid), awayPlayers: away?.map(pid), homeGoals: homeGoals, awayGoals: awayGoals)
+        MatchUpdate(
+            homePlayers: home?.map(pid),
+            awayPlayers: away?.map(pid),
+            homeGoals: homeGoals,
+            awayGoals: awayGoals
+        )
     )
 }
 
-func adjust(_ m: Int, _ side: Side, _ delta: Int) -> MutationAction { .adjustGoals(id: mid(m), side: side, delta: delta) }
+func adjust(_ m: Int, _ side: Side, _ delta: Int) -> MutationAction {
+    .adjustGoals(id: mid(m), side: side, delta: delta)
+}
 
 func deleteMatch(_ m: Int) -> MutationAction { .deleteMatch(id: mid(m)) }
 
 func createMatch(_ m: Int, _ home: [Int], _ away: [Int], _ homeGoals: Int = 0, _ awayGoals: Int = 0) -> MutationAction {
-    .createMatch(id: mid(m), homePlayers: home.map(pid), awayPlayers: away.map(pid), homeGoals: homeGoals, awayGoals: awayGoals)
+    .createMatch(
+        id: mid(m),
+        homePlayers: home.map(pid),
+        awayPlayers: away.map(pid),
+        homeGoals: homeGoals,
+        awayGoals: awayGoals
+    )
 }
 
 func createPlayer(_ p: Int, _ name: String) -> MutationAction { .createPlayer(id: pid(p), name: name) }
