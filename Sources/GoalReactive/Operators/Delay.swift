@@ -17,9 +17,9 @@ extension Signal {
                 switch event {
                 case .value, .completed:
                     let date = scheduler.currentDate.addingTimeInterval(interval)
-                    lifetime += scheduler.schedule(after: date) { output.send(event) }
+                    scheduler.schedule(after: date, during: lifetime) { output.send(event) }
                 case .failed, .interrupted:
-                    lifetime += scheduler.schedule { output.send(event) }
+                    scheduler.schedule(during: lifetime) { output.send(event) }
                 }
             }
         }

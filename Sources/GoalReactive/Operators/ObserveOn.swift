@@ -12,7 +12,7 @@ extension Signal {
     public func observe(on scheduler: any Scheduler) -> Signal<Value, Error> {
         Signal { output, lifetime in
             lifetime += self.observe { event in
-                lifetime += scheduler.schedule { output.send(event) }
+                scheduler.schedule(during: lifetime) { output.send(event) }
             }
         }
     }

@@ -196,6 +196,9 @@ struct FlattenTests {
 
         let (log, _) = record(SignalProducer<Int, Never>(values: 1, 2).flatMap(.merge) { SignalProducer<Int, Never>(value: $0 * 10) })
         #expect(log.all == ["VALUE 10", "VALUE 20", "COMPLETED"])
+
+        let (sameError, _) = record(SignalProducer<Int, TestError>(values: 1, 2).flatMap(.concat) { Inner(values: $0, $0 * 10) })
+        #expect(sameError.all == ["VALUE 1", "VALUE 10", "VALUE 2", "VALUE 20", "COMPLETED"])
     }
 
     @Test func flattenASignalOfSignals() {
