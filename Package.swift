@@ -8,6 +8,16 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// NIO, TLS and WebSocket products: only GoalServer, GoalTransport, the test support and executables use them.
+let nioProducts: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOWebSocket", package: "swift-nio"),
+    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
+
 let package = Package(
     name: "goald",
     platforms: [.macOS(.v15)],
@@ -16,11 +26,26 @@ let package = Package(
         .library(name: "GoalWire", targets: ["GoalWire"]),
         .library(name: "GoalReactive", targets: ["GoalReactive"]),
         .library(name: "GoalStore", targets: ["GoalStore"]),
+        .library(name: "GoalServer", targets: ["GoalServer"]),
+        .library(name: "GoalClient", targets: ["GoalClient"]),
+        .library(name: "GoalTransport", targets: ["GoalTransport"]),
+        .library(name: "GoalViewModels", targets: ["GoalViewModels"]),
+        .executable(name: "goald", targets: ["goald"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
     ],
     targets: [
         // Pure domain: no IO, no async. Imports point down only (DESIGN.md "Layout").
@@ -43,6 +68,70 @@ let package = Package(
             dependencies: ["GoalModel", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // The daemon as a library: NIO + TLS + WebSocket, sessions, engine, writer, hub, auth, limits, metrics.
+        .target(
+            name: "GoalServer",
+            dependencies: [
+                "GoalModel", "GoalWire", "GoalStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ] + nioProducts,
+            swiftSettings: strictSettings
+        ),
+        // The client library: replica, outbox, reconnect state machine, LeagueStore and Transport protocols. No NIO.
+        .target(
+            name: "GoalClient",
+            dependencies: [
+                "GoalModel", "GoalWire", "GoalReactive",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The live NIO + TLS WebSocket implementation of GoalClient's Transport.
+        .target(
+            name: "GoalTransport",
+            dependencies: [
+                "GoalClient", "GoalWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ] + nioProducts,
+            swiftSettings: strictSettings
+        ),
+        // SwiftGoal's view models over GoalClient's LeagueStore. No NIO.
+        .target(
+            name: "GoalViewModels",
+            dependencies: ["GoalModel", "GoalReactive", "GoalClient"],
+            swiftSettings: strictSettings
+        ),
+        // Used by tests only: in-process daemons on port 0, test certificates, raw WebSocket clients.
+        .target(
+            name: "GoalTestSupport",
+            dependencies: [
+                "GoalModel", "GoalWire", "GoalStore", "GoalServer", "GoalTransport", "GoalClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+            ] + nioProducts,
+            swiftSettings: strictSettings
+        ),
+        // The daemon executable: flags, environment and config file → ServerConfiguration → GoalServer.
+        .executableTarget(
+            name: "goald",
+            dependencies: [
+                "GoalServer", "GoalStore", "GoalModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(name: "GoalModelTests", dependencies: ["GoalModel", "GoalWire"], swiftSettings: strictSettings),
         .testTarget(name: "GoalWireTests", dependencies: ["GoalWire", "GoalModel"], swiftSettings: strictSettings),
@@ -50,6 +139,33 @@ let package = Package(
         .testTarget(
             name: "GoalStoreTests",
             dependencies: ["GoalStore", "GoalModel", "GoalWire"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GoalServerTests",
+            dependencies: [
+                "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+            ] + nioProducts,
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GoalClientTests",
+            dependencies: ["GoalClient", "GoalWire", "GoalModel", "GoalReactive"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GoalViewModelsTests",
+            dependencies: ["GoalViewModels", "GoalClient", "GoalWire", "GoalModel", "GoalReactive"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GoaldTests",
+            dependencies: [
+                "goald", "GoalServer", "GoalStore", "GoalTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,0 +1,163 @@
+public import GoalStore
+
+/// Everything a running goald needs to know, as one value: where it listens, where its state lives, how TLS is
+/// set up, and every limit. Only executables read flags, environment and files; they build this value and hand it
+/// to `GoalDaemon`. Tests build it directly (`ServerConfiguration.forTesting(stateDirectory:)`).
+///
+/// Value type, `Sendable`. Defaults are the documented defaults of `Config/goald.yaml`.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// The address the WebSocket/HTTP listener binds ("127.0.0.1", "::", "0.0.0.0" …).
+    public var host: String
+    /// The TCP port; 0 picks a free port (tests), reported through `GoalDaemon.boundAddress`.
+    public var port: Int
+    /// The directory holding `goald.sqlite`, `tls/` (generated certificates) and `admin-token`.
+    public var stateDirectory: String
+    /// Extra names and addresses the generated server certificate covers, besides localhost, 127.0.0.1 and ::1.
+    public var publicHosts: [String]
+    /// TLS material: files given by the operator, or a development CA generated on first start.
+    public var tls: TLSSource
+    /// An optional second, plaintext listener serving only `GET /metrics` and `GET /healthz`; it must bind a
+    /// loopback address. When nil, `/metrics` is served on the main listener to admin tokens only.
+    public var metricsListener: MetricsListener?
+    /// Connection, message, rate and queue limits.
+    public var limits: ServerLimits
+    /// How long the changeset log is kept.
+    public var retention: RetentionPolicy
+    /// How often the retention pruner and the WAL checkpoint run.
+    public var maintenanceIntervalSeconds: Int
+    /// Event-loop threads; 0 means one per core.
+    public var eventLoopThreads: Int
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 7443,
+        stateDirectory: String,
+        publicHosts: [String] = [],
+        tls: TLSSource = .generated,
+        metricsListener: MetricsListener? = nil,
+        limits: ServerLimits = ServerLimits(),
+        retention: RetentionPolicy = .default,
+        maintenanceIntervalSeconds: Int = 60,
+        eventLoopThreads: Int = 0
+    ) {
+        self.host = host
+        self.port = port
+        self.stateDirectory = stateDirectory
+        self.publicHosts = publicHosts
+        self.tls = tls
+        self.metricsListener = metricsListener
+        self.limits = limits
+        self.retention = retention
+        self.maintenanceIntervalSeconds = maintenanceIntervalSeconds
+        self.eventLoopThreads = eventLoopThreads
+    }
+
+    /// The SQLite database inside the state directory.
+    public var databasePath: String { stateDirectory + "/goald.sqlite" }
+    /// The file the first admin token is written to (mode 0600).
+    public var adminTokenPath: String { stateDirectory + "/admin-token" }
+    /// The directory generated TLS material goes to.
+    public var generatedTLSDirectory: String { stateDirectory + "/tls" }
+
+    /// Where the listener's certificate and key come from.
+    public enum TLSSource: Sendable, Equatable {
+        /// A development CA and a server certificate generated under `<state>/tls` on first start and reused after.
+        case generated
+        /// PEM files provided by the operator (the chain in `certificate`, the key in `privateKey`).
+        case files(certificate: String, privateKey: String)
+    }
+
+    /// The loopback-only plaintext metrics listener.
+    public struct MetricsListener: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+        public init(host: String = "127.0.0.1", port: Int = 9464) {
+            self.host = host
+            self.port = port
+        }
+    }
+}
+
+/// The daemon's limits (DESIGN.md "Wire guarantees" → inbound limits, "Data flow" → no unbounded queue).
+///
+/// Value type, `Sendable`. Every field has a documented default; `with(…)`-style mutation is plain `var`.
+public struct ServerLimits: Sendable, Equatable {
+    /// Total concurrent connections; nil means the open-file limit − 256, computed at start.
+    public var maxConnections: Int?
+    /// Concurrent connections from one IP address.
+    public var maxConnectionsPerIP: Int
+    /// Concurrent authenticated sessions of one token.
+    public var maxConnectionsPerToken: Int
+    /// The largest inbound message after aggregating fragments (64 KiB).
+    public var maxInboundMessageBytes: Int
+    /// The most bytes accepted before `hello` (4 KiB).
+    public var maxBytesBeforeHello: Int
+    /// TLS + upgrade + hello must complete within this many milliseconds (10 s).
+    public var handshakeTimeoutMilliseconds: Int
+    /// A peer from which nothing has been read for this long is dead (40 s).
+    public var idleTimeoutMilliseconds: Int
+    /// The server pings every session this often (15 s).
+    public var pingIntervalMilliseconds: Int
+    /// Mutations per second a session may send (token bucket refill), and the bucket's size.
+    public var mutationsPerSecond: Double
+    public var mutationBurst: Double
+    /// Frames per second of any kind (pings included) a session may send, and the bucket's size; past it: 4029.
+    public var framesPerSecond: Double
+    public var frameBurst: Double
+    /// A session's outbound queue bound in bytes; past it the session is a slow consumer (4008).
+    public var sessionQueueBytes: Int
+    /// All sessions' queued bytes together; past it the largest queue is evicted as a slow consumer.
+    public var globalQueueBytes: Int
+    /// After 4008 is queued, the connection is aborted if it has not closed within this many milliseconds (5 s).
+    public var slowConsumerAbortMilliseconds: Int
+    /// Mutations waiting for the engine; past it sessions get `overloaded` and stop reading.
+    public var engineInboxCapacity: Int
+    /// How long a session told `overloaded` stops reading, in milliseconds.
+    public var overloadedRetryMilliseconds: Int
+    /// Changesets read from the log per backlog page.
+    public var backlogPageSize: Int
+    /// Snapshots built at the same time, at most.
+    public var concurrentSnapshotBuilds: Int
+
+    public init(
+        maxConnections: Int? = nil,
+        maxConnectionsPerIP: Int = 512,
+        maxConnectionsPerToken: Int = 2_048,
+        maxInboundMessageBytes: Int = 64 * 1024,
+        maxBytesBeforeHello: Int = 4 * 1024,
+        handshakeTimeoutMilliseconds: Int = 10_000,
+        idleTimeoutMilliseconds: Int = 40_000,
+        pingIntervalMilliseconds: Int = 15_000,
+        mutationsPerSecond: Double = 200,
+        mutationBurst: Double = 400,
+        framesPerSecond: Double = 1_000,
+        frameBurst: Double = 2_000,
+        sessionQueueBytes: Int = 1 << 20,
+        globalQueueBytes: Int = 512 << 20,
+        slowConsumerAbortMilliseconds: Int = 5_000,
+        engineInboxCapacity: Int = 16_384,
+        overloadedRetryMilliseconds: Int = 250,
+        backlogPageSize: Int = 512,
+        concurrentSnapshotBuilds: Int = 2
+    ) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerIP = maxConnectionsPerIP
+        self.maxConnectionsPerToken = maxConnectionsPerToken
+        self.maxInboundMessageBytes = maxInboundMessageBytes
+        self.maxBytesBeforeHello = maxBytesBeforeHello
+        self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
+        self.idleTimeoutMilliseconds = idleTimeoutMilliseconds
+        self.pingIntervalMilliseconds = pingIntervalMilliseconds
+        self.mutationsPerSecond = mutationsPerSecond
+        self.mutationBurst = mutationBurst
+        self.framesPerSecond = framesPerSecond
+        self.frameBurst = frameBurst
+        self.sessionQueueBytes = sessionQueueBytes
+        self.globalQueueBytes = globalQueueBytes
+        self.slowConsumerAbortMilliseconds = slowConsumerAbortMilliseconds
+        self.engineInboxCapacity = engineInboxCapacity
+        self.overloadedRetryMilliseconds = overloadedRetryMilliseconds
+        self.backlogPageSize = backlogPageSize
+        self.concurrentSnapshotBuilds = concurrentSnapshotBuilds
+    }
+}

@@ -1,0 +1,1 @@
+// GoalTestSupport: filled by issue 5 (see DESIGN.md "Layout").

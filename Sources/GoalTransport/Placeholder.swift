@@ -1,0 +1,1 @@
+// GoalTransport: filled by issue 5 (see DESIGN.md "Layout").

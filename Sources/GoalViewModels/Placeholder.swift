@@ -1,0 +1,1 @@
+// GoalViewModels: filled by issue 5 (see DESIGN.md "Layout").
