@@ -1,0 +1,288 @@
+import Foundation
+import GoalModel
+public import GoalStore
+import GoalWire
+public import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+public import NIOSSL
+public import Prometheus
+public import ServiceLifecycle
+
+/// The daemon: recovers the league from its store, starts the engine, the writer and the hub, binds the TLS
+/// WebSocket listener (and the optional loopback metrics listener), and serves until a graceful shutdown.
+///
+/// Shutdown (SIGTERM/SIGINT through the `ServiceGroup`): stop accepting, let the engine finish and fsync the open
+/// batch and publish it, close every session with `error{shutting_down}` + 1001, close the store, return. A failed
+/// batch write instead closes sessions with 4000 and makes `run()` throw, so the process exits non-zero.
+///
+/// Threading: `Sendable`; `run()` is called once; `listeningAddresses()` and `reloadTLS()` from any task or
+/// thread. Lifetime: `run()` owns every resource it creates and releases them before returning.
+public final class GoalDaemon: Service, Sendable {
+    private let configuration: ServerConfiguration
+    private let storage: any LeagueStorage
+    private let makeTLSContext: @Sendable () throws -> NIOSSLContext
+    private let registry: PrometheusCollectorRegistry
+    private let logger: Logger
+    private let tlsContext: NIOLockedValueBox<NIOSSLContext?> = NIOLockedValueBox(nil)
+    private let addresses = NIOLockedValueBox(AddressWaiters())
+    private let stopSignal = NIOLockedValueBox(StopSignal())
+
+    /// - Parameters:
+    ///   - configuration: Where to listen and every limit.
+    ///   - storage: The opened store (SQLite in production, in-memory in tests); the daemon closes it when it stops.
+    ///   - tlsContext: Builds the listener's TLS context; called at start and again by `reloadTLS()`.
+    ///   - metricsRegistry: The registry `/metrics` renders.
+    ///   - logger: The daemon's logger.
+    public init(
+        configuration: ServerConfiguration,
+        storage: any LeagueStorage,
+        tlsContext: @escaping @Sendable () throws -> NIOSSLContext,
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger
+    ) {
+        self.configuration = configuration
+        self.storage = storage
+        self.makeTLSContext = tlsContext
+        self.registry = metricsRegistry
+        self.logger = logger
+    }
+
+    /// Waits until the listeners are bound and returns their addresses.
+    /// - Throws: `DaemonError` when the daemon failed before binding.
+    public func listeningAddresses() async throws -> DaemonAddresses {
+        try await withCheckedThrowingContinuation { continuation in
+            addresses.withLockedValue { waiters in
+                if let result = waiters.result {
+                    continuation.resume(with: result)
+                } else {
+                    waiters.continuations.append(continuation)
+                }
+            }
+        }
+    }
+
+    /// Rebuilds the TLS context (SIGHUP); new connections use it, open ones keep theirs.
+    public func reloadTLS() throws {
+        let context = try makeTLSContext()
+        tlsContext.withLockedValue { $0 = context }
+        logger.info("TLS certificates reloaded")
+    }
+
+    /// Stops the daemon as a graceful shutdown would (tests; the service group uses its own signal).
+    public func stop() {
+        signalStop(.graceful)
+    }
+
+    public func run() async throws {
+        do {
+            try await serve()
+        } catch {
+            resolveAddresses(.failure(DaemonError("goald could not start: \(error)")))
+            throw error
+        }
+    }
+
+    // MARK: - Serving
+
+    private func serve() async throws {
+        let initialTLS = try makeTLSContext()
+        tlsContext.withLockedValue { $0 = initialTLS }
+        let recovered = try storage.recover()
+        let threads = configuration.eventLoopThreads > 0 ? configuration.eventLoopThreads : System.coreCount
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        let threadPool = NIOThreadPool(numberOfThreads: 2)
+        threadPool.start()
+        let core = makeCore(recovered: recovered, group: group, threadPool: threadPool)
+        _ = try? core.tokens.refresh()
+
+        var channels: [any Channel] = []
+        do {
+            let stream = try await bindStream(group: group, core: core)
+            channels.append(stream)
+            var metricsPort: Int?
+            if let listener = configuration.metricsListener {
+                let metrics = try await bindMetrics(listener, group: group, core: core)
+                channels.append(metrics)
+                metricsPort = metrics.localAddress?.port
+            }
+            let bound = DaemonAddresses(
+                host: configuration.host,
+                port: stream.localAddress?.port ?? configuration.port,
+                metricsPort: metricsPort
+            )
+            logger.info(
+                "goald listening",
+                metadata: ["goal.port": "\(bound.port)", "goal.head": "\(recovered.head)", "goal.epoch": "\(recovered.epoch)"]
+            )
+            resolveAddresses(.success(bound))
+        } catch {
+            for channel in channels { try? await channel.close() }
+            try? await threadPool.shutdownGracefully()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+
+        let maintenance = Maintenance(core: core, interval: configuration.maintenanceIntervalSeconds, logger: logger)
+        let maintenanceTask = Task { await maintenance.run() }
+        let reason = await withGracefulShutdownHandler {
+            await waitForStop()
+        } onGracefulShutdown: {
+            self.signalStop(.graceful)
+        }
+        maintenanceTask.cancel()
+
+        logger.info("goald stopping", metadata: ["goal.reason": "\(reason)"])
+        for channel in channels { try? await channel.close() }
+        await core.engine.stop()
+        switch reason {
+        case .graceful:
+            await core.hub.closeAll(.shuttingDown, "the server is shutting down; reconnect shortly")
+        case .fatal(let message):
+            await core.hub.closeAll(.internalError, "the server failed and restarts from its store: \(message)")
+        }
+        await waitForConnectionsToClose(core, upTo: .seconds(3))
+        _ = await maintenanceTask.value
+        try? storage.close()
+        try? await threadPool.shutdownGracefully()
+        try? await group.shutdownGracefully()
+        if case .fatal(let message) = reason { throw DaemonError(message) }
+    }
+
+    private func makeCore(recovered: DurableLeague, group: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool) -> ServerCore {
+        let metrics = ServerMetrics(registry: registry)
+        var loops: [any EventLoop] = []
+        for loop in group.makeIterator() { loops.append(loop) }
+        let hub = Hub(eventLoops: loops, head: recovered.head, headDigest: recovered.headDigest, metrics: metrics)
+        let engine = Engine(
+            recovered: recovered,
+            capacity: configuration.limits.engineInboxCapacity,
+            writer: BatchWriter(storage: storage),
+            hub: hub,
+            metrics: metrics,
+            logger: logger,
+            now: { Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1_000)) },
+            onFatalError: { [weak self] error in self?.signalStop(.fatal("a batch write failed: \(error)")) }
+        )
+        let maxConnections = configuration.limits.maxConnections ?? Self.defaultMaxConnections()
+        return ServerCore(
+            engine: engine,
+            hub: hub,
+            storage: storage,
+            tokens: TokenDirectory(storage: storage),
+            connections: ConnectionLimiter(
+                maxTotal: maxConnections,
+                maxPerIP: configuration.limits.maxConnectionsPerIP,
+                maxPerToken: configuration.limits.maxConnectionsPerToken
+            ),
+            instances: InstanceRegistry(),
+            snapshots: SnapshotCache(
+                threadPool: threadPool,
+                metrics: metrics,
+                maxConcurrentBuilds: configuration.limits.concurrentSnapshotBuilds
+            ),
+            metrics: metrics,
+            limits: configuration.limits,
+            epoch: recovered.epoch.rawValue,
+            threadPool: threadPool,
+            logger: logger
+        )
+    }
+
+    private func bindStream(group: MultiThreadedEventLoopGroup, core: ServerCore) async throws -> any Channel {
+        let tls = tlsContext
+        return try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 4_096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
+            .childChannelInitializer { channel in
+                guard let context = tls.withLockedValue({ $0 }) else { return channel.close() }
+                return ServerPipeline.configureStream(channel, core: core, tls: context)
+            }
+            .bind(host: configuration.host, port: configuration.port)
+            .get()
+    }
+
+    private func bindMetrics(
+        _ listener: ServerConfiguration.MetricsListener,
+        group: MultiThreadedEventLoopGroup,
+        core: ServerCore
+    ) async throws -> any Channel {
+        try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in ServerPipeline.configureMetrics(channel, core: core) }
+            .bind(host: listener.host, port: listener.port)
+            .get()
+    }
+
+    private func waitForConnectionsToClose(_ core: ServerCore, upTo limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while core.connections.total > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// The open-file limit minus 256 (the store's files and the daemon's own descriptors come first).
+    static func defaultMaxConnections() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        return max(16, Int(min(limit.rlim_cur, 1 << 20)) - 256)
+    }
+
+    // MARK: - Stop signalling
+
+    enum StopReason: Sendable, CustomStringConvertible {
+        case graceful
+        case fatal(String)
+
+        var description: String {
+            switch self {
+            case .graceful: "graceful shutdown"
+            case .fatal(let message): "fatal: \(message)"
+            }
+        }
+    }
+
+    struct StopSignal {
+        var reason: StopReason?
+        var waiter: CheckedContinuation<StopReason, Never>?
+    }
+
+    struct AddressWaiters {
+        var result: Result<DaemonAddresses, any Error>?
+        var continuations: [CheckedContinuation<DaemonAddresses, any Error>] = []
+    }
+
+    private func signalStop(_ reason: StopReason) {
+        let waiter: CheckedContinuation<StopReason, Never>? = stopSignal.withLockedValue { signal in
+            guard signal.reason == nil else { return nil }
+            signal.reason = reason
+            defer { signal.waiter = nil }
+            return signal.waiter
+        }
+        waiter?.resume(returning: reason)
+    }
+
+    private func waitForStop() async -> StopReason {
+        await withCheckedContinuation { continuation in
+            let ready: StopReason? = stopSignal.withLockedValue { signal in
+                if let reason = signal.reason { return reason }
+                signal.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    private func resolveAddresses(_ result: Result<DaemonAddresses, any Error>) {
+        let waiting: [CheckedContinuation<DaemonAddresses, any Error>] = addresses.withLockedValue { waiters in
+            guard waiters.result == nil else { return [] }
+            waiters.result = result
+            defer { waiters.continuations = [] }
+            return waiters.continuations
+        }
+        for continuation in waiting { continuation.resume(with: result) }
+    }
+}

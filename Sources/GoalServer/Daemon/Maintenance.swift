@@ -1,0 +1,63 @@
+import Foundation
+import GoalModel
+import GoalStore
+import Logging
+import NIOPosix
+
+/// The daemon's background chores: re-reads the tokens table every 2 s (tokens created or revoked by `goald token`
+/// take effect; revoked tokens' sessions are closed with 4403), and every `interval` seconds prunes the changeset
+/// log by the retention policy and runs a passive WAL checkpoint. Blocking store calls run on the thread pool.
+///
+/// Threading: `run()` is one task; `Sendable`. Lifetime: from `run()` until its task is cancelled.
+struct Maintenance: Sendable {
+    let core: ServerCore
+    let interval: Int
+    let logger: Logger
+
+    func run() async {
+        var sinceHousekeeping = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(2))
+            if Task.isCancelled { return }
+            await refreshTokens()
+            sinceHousekeeping += 2
+            if sinceHousekeeping >= max(2, interval) {
+                sinceHousekeeping = 0
+                await housekeeping()
+            }
+        }
+    }
+
+    private func refreshTokens() async {
+        let tokens = core.tokens
+        do {
+            let revoked = try await core.threadPool.runIfActive { try tokens.refresh() }
+            if !revoked.isEmpty {
+                logger.info("closing sessions of revoked tokens", metadata: ["goal.tokens": "\(revoked.map(\.name))"])
+                core.hub.revoke(revoked)
+            }
+        } catch {
+            logger.warning("could not re-read tokens", metadata: ["goal.error": "\(error)"])
+        }
+    }
+
+    private func housekeeping() async {
+        let storage = core.storage
+        do {
+            let report = try await core.threadPool.runIfActive { () throws -> PruneReport in
+                let now = Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1_000))
+                let report = try storage.prune(now: now)
+                try storage.checkpoint()
+                return report
+            }
+            if report.deleted > 0 {
+                logger.info(
+                    "pruned changeset log",
+                    metadata: ["goal.deleted": "\(report.deleted)", "goal.oldest": "\(report.oldestRetainedRevision.map(String.init) ?? "none")"]
+                )
+            }
+        } catch {
+            logger.warning("log maintenance failed", metadata: ["goal.error": "\(error)"])
+        }
+    }
+}

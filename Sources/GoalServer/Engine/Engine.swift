@@ -1,0 +1,199 @@
+import CoreMetrics
+import Dispatch
+import GoalModel
+import GoalStore
+import GoalWire
+import Logging
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// The authoritative league: one serial queue that checks and merges every mutation against the in-memory state
+/// (`ConflictEngine.apply`), appends commits to the open batch and hands closed batches to the `BatchWriter`,
+/// which persists them on its own queue while the engine fills the next one (group commit).
+///
+/// Applied vs durable: `appliedRevision` moves with each commit; `durableRevision` only when the writer has
+/// fsynced the batch. Only then does the batch reach the `Hub`, so nothing reflecting a revision leaves the process
+/// before it is durable. Answers (acks, rejections, duplicates) travel in the batch they were decided in.
+///
+/// Threading: `submit` is called from event loops and never blocks (a bounded inbox: past `capacity` it returns
+/// false and the session answers `overloaded`). All other mutable state is confined to `queue`, which serves as
+/// this class's lock: that is why it is `@unchecked Sendable`. `durableView` is a lock-protected copy for readers.
+/// Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError` once and stops it.
+final class Engine: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "goald.engine", qos: .userInitiated)
+    private let inboxDepth = Atomic<Int>(0)
+    private let capacity: Int
+    private let writer: BatchWriter
+    private let hub: Hub
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let now: @Sendable () -> Timestamp
+    private let onFatalError: @Sendable (StorageError) -> Void
+
+    // Confined to `queue`.
+    private var state: LeagueState
+    private var headDigest: Digest
+    private var openBatch = OpenBatch()
+    private var openedAt: ContinuousClock.Instant?
+    private var writing = false
+    private var stopping = false
+    private var failed = false
+    private var drained: [CheckedContinuation<Void, Never>] = []
+
+    private let durable: NIOLockedValueBox<DurableView>
+
+    init(
+        recovered: DurableLeague,
+        capacity: Int,
+        writer: BatchWriter,
+        hub: Hub,
+        metrics: ServerMetrics,
+        logger: Logger,
+        now: @escaping @Sendable () -> Timestamp,
+        onFatalError: @escaping @Sendable (StorageError) -> Void
+    ) {
+        self.state = recovered.state
+        self.headDigest = recovered.headDigest
+        self.capacity = capacity
+        self.writer = writer
+        self.hub = hub
+        self.metrics = metrics
+        self.logger = logger
+        self.now = now
+        self.onFatalError = onFatalError
+        self.durable = NIOLockedValueBox(DurableView(state: recovered.state, digest: recovered.headDigest))
+    }
+
+    /// The durable league, for snapshots and health checks. Any thread.
+    var durableView: DurableView { durable.withLockedValue { $0 } }
+
+    /// Hands a mutation to the engine. Any thread; never blocks.
+    /// - Returns: false when the inbox is full (the caller answers `overloaded`) or the engine is stopping.
+    func submit(_ request: MutationRequest) -> Bool {
+        let depth = inboxDepth.add(1, ordering: .relaxed).newValue
+        guard depth <= capacity else {
+            inboxDepth.subtract(1, ordering: .relaxed)
+            return false
+        }
+        metrics.inboxDepth.record(depth)
+        queue.async {
+            self.inboxDepth.subtract(1, ordering: .relaxed)
+            self.process(request)
+        }
+        return true
+    }
+
+    /// Stops taking mutations, writes and publishes what was decided, and returns once it is durable (or the
+    /// writer failed). Idempotent.
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.stopping = true
+                self.drained.append(continuation)
+                self.writeIfIdle()
+                self.resumeDrainedIfDone()
+            }
+        }
+    }
+
+    // MARK: - On the engine queue
+
+    private func process(_ request: MutationRequest) {
+        guard !stopping, !failed else { return }  // the session is being closed; its client re-sends after reconnect
+        let mutation = request.mutation
+        let message: ServerMessage
+        if !request.role.permits(mutation.action) {
+            metrics.recordRejection(.unauthorized)
+            message = .rejected(
+                seq: mutation.id.seq,
+                MutationRejection(
+                    code: .unauthorized,
+                    message: "the \(request.role.rawValue) role may not \(mutation.action.operation)"
+                )
+            )
+        } else {
+            let decision = ConflictEngine.apply(mutation, author: request.author, to: &state)
+            switch decision {
+            case .commit(let commit):
+                let time = now()
+                let frame = ChangesetFrame.encode(commit.changeset(time: time, digest: headDigest), previousDigest: headDigest)
+                headDigest = frame.digest
+                openBatch.commits.append(
+                    LoggedCommit(changeset: commit.changeset(time: time, digest: frame.digest), frame: frame.bytes)
+                )
+                openBatch.touchedInstances.insert(mutation.id.instance)
+            case .noop, .rejected:
+                openBatch.touchedInstances.insert(mutation.id.instance)
+            case .duplicate:
+                break
+            }
+            metrics.recordDecision(decision)
+            message = ServerMessage.outcome(seq: mutation.id.seq, decision.outcome)
+        }
+        if openedAt == nil { openedAt = .now }
+        openBatch.replies.append((request.replyTo, message))
+        writeIfIdle()
+    }
+
+    /// Closes the open batch and starts writing it, unless a write is in flight (then it keeps filling).
+    private func writeIfIdle() {
+        guard !writing, !failed, !openBatch.isEmpty else { return }
+        let batch = ClosedBatch(
+            storage: StorageBatch(
+                commits: openBatch.commits,
+                clientRecords: openBatch.touchedInstances.compactMap { state.clientRecord(for: $0) }
+            ),
+            stateAfter: state,
+            digestAfter: headDigest,
+            replies: openBatch.replies,
+            openedAt: openedAt ?? .now
+        )
+        openBatch = OpenBatch()
+        openedAt = nil
+        guard batch.storage.commits.isEmpty == false || batch.storage.clientRecords.isEmpty == false else {
+            // Only replies (duplicates of durable results, unauthorized): nothing to persist, nothing in flight.
+            publish(batch)
+            return
+        }
+        writing = true
+        writer.write(batch) { result in
+            self.queue.async { self.writeFinished(batch, result) }
+        }
+    }
+
+    private func writeFinished(_ batch: ClosedBatch, _ result: Result<Void, StorageError>) {
+        writing = false
+        switch result {
+        case .success:
+            metrics.batchCommits.record(batch.storage.commits.count)
+            metrics.commitLatency.recordNanoseconds(Int64((ContinuousClock.now - batch.openedAt).nanoseconds))
+            publish(batch)
+            writeIfIdle()
+        case .failure(let error):
+            failed = true
+            logger.critical("batch write failed; stopping", metadata: ["goal.error": "\(error)"])
+            onFatalError(error)
+        }
+        resumeDrainedIfDone()
+    }
+
+    private func publish(_ batch: ClosedBatch) {
+        durable.withLockedValue { $0 = DurableView(state: batch.stateAfter, digest: batch.digestAfter) }
+        hub.publish(batch)
+    }
+
+    private func resumeDrainedIfDone() {
+        guard stopping, failed || (!writing && openBatch.isEmpty) else { return }
+        let waiting = drained
+        drained = []
+        for continuation in waiting { continuation.resume() }
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,30 @@
+import GoalModel
+import GoalStore
+import GoalWire
+
+/// What the engine has decided since the last batch went to the writer: commits (with their frames), the client
+/// instances whose exactly-once records changed, and the answers to send once the batch is durable.
+///
+/// Value type, confined to the engine queue.
+struct OpenBatch {
+    var commits: [LoggedCommit] = []
+    var touchedInstances: Set<ClientInstanceID> = []
+    var replies: [(ReplyAddress, ServerMessage)] = []
+
+    var isEmpty: Bool { commits.isEmpty && touchedInstances.isEmpty && replies.isEmpty }
+    /// True when the store has something to write (replies alone need no transaction).
+    var needsWrite: Bool { !commits.isEmpty || !touchedInstances.isEmpty }
+}
+
+/// A batch closed by the engine: the storage batch the writer persists and what becomes visible once it is durable.
+///
+/// Value type, `Sendable`: it crosses from the engine queue to the writer queue and back.
+struct ClosedBatch: Sendable {
+    let storage: StorageBatch
+    /// The state after the batch (an O(1) copy of persistent maps): the durable state once written.
+    let stateAfter: LeagueState
+    let digestAfter: Digest
+    let replies: [(ReplyAddress, ServerMessage)]
+    /// When the first decision of the batch was made (for the commit-latency histogram).
+    let openedAt: ContinuousClock.Instant
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GoalModel
+import GoalStore
+import GoalWire
+import NIOCore
+import NIOWebSocket
+
+/// Fans durable batches out to every event loop: builds each batch's WebSocket frames ONCE into one buffer
+/// (`ServerFrameEncoder`), groups the replies by shard, and hands both to each `LoopShard` with one task per loop.
+///
+/// Threading: `publish` runs on the engine queue (batches arrive in revision order, so every loop sees them in
+/// order); the other methods may be called from anywhere. `Sendable`: it holds immutable shard references.
+/// Lifetime: the daemon's.
+final class Hub: Sendable {
+    let shards: [LoopShard]
+    private let shardByLoop: [ObjectIdentifier: Int]
+    private let allocator = ByteBufferAllocator()
+
+    init(eventLoops: [any EventLoop], head: Revision, headDigest: Digest, metrics: ServerMetrics) {
+        var shards: [LoopShard] = []
+        var byLoop: [ObjectIdentifier: Int] = [:]
+        for (index, loop) in eventLoops.enumerated() {
+            shards.append(LoopShard(index: index, eventLoop: loop, head: head, headDigest: headDigest, metrics: metrics))
+            byLoop[ObjectIdentifier(loop)] = index
+        }
+        self.shards = shards
+        self.shardByLoop = byLoop
+    }
+
+    /// The shard of the loop a channel runs on.
+    func shard(for loop: any EventLoop) -> LoopShard {
+        shards[shardByLoop[ObjectIdentifier(loop)]!]
+    }
+
+    /// Sends a durable batch to every loop that has something to do with it.
+    func publish(_ batch: ClosedBatch) {
+        let commits = batch.storage.commits
+        var frames = allocator.buffer(capacity: commits.reduce(0) { $0 + $1.frame.count + 10 })
+        var ends: [Int] = []
+        ends.reserveCapacity(commits.count)
+        for commit in commits {
+            ServerFrameEncoder.write(opcode: .text, payload: commit.frame, into: &frames)
+            ends.append(frames.readableBytes)
+        }
+        var replies: [Int: [Reply]] = [:]
+        for (address, message) in batch.replies {
+            replies[address.shard, default: []].append(
+                Reply(session: address.session, frame: ServerFrameEncoder.textFrame(message.encoded(), allocator: allocator))
+            )
+        }
+        let delivery = DeliveryBatch(
+            frames: frames,
+            firstRevision: commits.first?.revision ?? 0,
+            frameEnds: ends,
+            head: batch.stateAfter.revision,
+            headDigest: batch.digestAfter,
+            replies: replies
+        )
+        for shard in shards where delivery.hasFrames || replies[shard.index] != nil {
+            shard.eventLoop.execute { shard.deliver(delivery) }
+        }
+    }
+
+    /// Closes a session that another session with the same client instance replaced (4409).
+    func replace(_ address: ReplyAddress) {
+        let shard = shards[address.shard]
+        shard.eventLoop.execute {
+            shard.close(address.session, .sessionReplaced, "a newer session with the same client_instance took over")
+        }
+    }
+
+    /// Closes every session of revoked tokens (4403).
+    func revoke(_ tokens: [StoredToken]) {
+        let ids = Set(tokens.map(\.id))
+        guard !ids.isEmpty else { return }
+        for shard in shards {
+            shard.eventLoop.execute {
+                shard.closeSessions(
+                    where: { session in session.registration.map { ids.contains($0.token.id) } ?? false },
+                    .tokenRevoked,
+                    "your token was revoked; ask an admin for a new one"
+                )
+            }
+        }
+    }
+
+    /// Closes every session with an error and waits until each loop has sent it.
+    func closeAll(_ code: WireErrorCode, _ message: String) async {
+        await withTaskGroup(of: Void.self) { group in
+            for shard in shards {
+                group.addTask {
+                    try? await shard.eventLoop.submit {
+                        shard.closeSessions(where: { _ in true }, code, message)
+                    }.get()
+                }
+            }
+        }
+    }
+
+    /// Sessions on every loop (for /healthz), read on each loop.
+    func sessionCount() async -> Int {
+        var total = 0
+        for shard in shards {
+            total += (try? await shard.eventLoop.submit { shard.sessionCount }.get()) ?? 0
+        }
+        return total
+    }
+}

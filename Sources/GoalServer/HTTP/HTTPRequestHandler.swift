@@ -1,0 +1,109 @@
+import GoalModel
+import GoalStore
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Answers the plain HTTP requests on the daemon's port: `GET /healthz`, `GET /metrics` (admin token in
+/// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), and 404 for anything else.
+/// WebSocket upgrades at `/v1/stream` never reach it: the upgrader takes them first.
+///
+/// Threading: confined to its channel's event loop. Lifetime: one per connection, removed on upgrade.
+final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Who may read `/metrics` on this listener.
+    enum MetricsAccess {
+        case adminToken
+        case anyone
+    }
+
+    private let core: ServerCore
+    private let metricsAccess: MetricsAccess
+    private var head: HTTPRequestHead?
+
+    init(core: ServerCore, metricsAccess: MetricsAccess) {
+        self.core = core
+        self.metricsAccess = metricsAccess
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            route(head, context: context)
+        }
+    }
+
+    private func route(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        switch (head.method, path) {
+        case (.GET, "/healthz"):
+            let view = core.engine.durableView
+            let body = #"{"status":"ok","head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(core.epoch)","connections":\#(core.connections.total)}"#
+            respond(context, head, .ok, contentType: "application/json", body: Array(body.utf8))
+        case (.GET, "/metrics"):
+            serveMetrics(head, context: context)
+        case (_, "/v1/stream"):
+            respond(context, head, .upgradeRequired, body: text("/v1/stream is a WebSocket endpoint: connect with wss:// and the Upgrade: websocket header\n"))
+        default:
+            respond(context, head, .notFound, body: text("not found: goald serves wss://…/v1/stream, GET /healthz and GET /metrics\n"))
+        }
+    }
+
+    private func serveMetrics(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if case .anyone = metricsAccess {
+            respond(context, head, .ok, contentType: "text/plain; version=0.0.4", body: core.metrics.render())
+            return
+        }
+        guard let authorization = head.headers.first(name: "authorization"),
+            authorization.lowercased().hasPrefix("bearer ")
+        else {
+            respond(context, head, .unauthorized, body: text("/metrics needs an admin token: Authorization: Bearer <token>\n"))
+            return
+        }
+        let hash = TokenDirectory.hash(ofSecret: String(authorization.dropFirst("bearer ".count)))
+        let tokens = core.tokens
+        core.threadPool.runIfActive(eventLoop: context.eventLoop) { try tokens.lookup(hash) }
+            .assumeIsolated().whenComplete { result in
+                guard case .success(let token?) = result, !token.isRevoked else {
+                    self.respond(context, head, .unauthorized, body: self.text("unknown or revoked token\n"))
+                    return
+                }
+                guard token.role == .admin else {
+                    self.respond(context, head, .forbidden, body: self.text("/metrics needs an admin token; \(token.name) is \(token.role.rawValue)\n"))
+                    return
+                }
+                self.respond(context, head, .ok, contentType: "text/plain; version=0.0.4", body: self.core.metrics.render())
+            }
+    }
+
+    private func text(_ string: String) -> [UInt8] { Array(string.utf8) }
+
+    private func respond(
+        _ context: ChannelHandlerContext,
+        _ request: HTTPRequestHead,
+        _ status: HTTPResponseStatus,
+        contentType: String = "text/plain; charset=utf-8",
+        body: [UInt8]
+    ) {
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: contentType)
+        headers.add(name: "content-length", value: String(body.count))
+        let keepAlive = request.isKeepAlive
+        if !keepAlive { headers.add(name: "connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))), promise: nil)
+        var buffer = context.channel.allocator.buffer(capacity: body.count)
+        buffer.writeBytes(body)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let channel = context.channel
+            done.whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import CoreMetrics
+import GoalWire
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import NIOWebSocket
+
+/// Builds each accepted connection's pipeline: TLS → HTTP/1.1 with the WebSocket upgrader → on upgrade, the frame
+/// decoder, `FloodGuardHandler`, the fragment aggregator and `SessionHandler` (the upgrader's frame encoder is
+/// removed: the session writes pre-framed bytes so fan-out shares one buffer).
+///
+/// Also enforces what must happen before any session exists: the total connection cap (closed at once, before
+/// TLS: past it the process is near its file limit), the per-IP cap (the upgrade completes so the client learns
+/// why: `error{connection_limit}` + 4002), and the handshake deadline until `SessionHandler` takes it over.
+/// Stateless; called on the new channel's event loop.
+enum ServerPipeline {
+    /// Configures a connection of the main (TLS) listener.
+    static func configureStream(_ channel: any Channel, core: ServerCore, tls: NIOSSLContext) -> EventLoopFuture<Void> {
+        if let refusal = core.connections.admitConnection() {
+            core.logger.warning("refusing connection", metadata: ["goal.reason": "\(refusal)"])
+            return channel.close()
+        }
+        core.metrics.connections.increment()
+        let remote = channel.remoteAddress?.ipAddress ?? "unknown"
+        let ipRefusal = core.connections.admitIP(remote)
+        channel.closeFuture.whenComplete { _ in
+            core.connections.releaseConnection()
+            core.metrics.connections.decrement()
+            if ipRefusal == nil { core.connections.releaseIP(remote) }
+        }
+        let connectedAt = NIODeadline.now()
+        let deadline = channel.eventLoop.scheduleTask(
+            in: .milliseconds(Int64(core.limits.handshakeTimeoutMilliseconds))
+        ) { channel.close(promise: nil) }
+        channel.closeFuture.whenComplete { _ in deadline.cancel() }
+
+        return channel.eventLoop.makeCompletedFuture {
+            let sync = channel.pipeline.syncOperations
+            try sync.addHandler(NIOSSLServerHandler(context: tls))
+            let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken)
+            let upgrader = NIOWebSocketServerUpgrader(
+                maxFrameSize: core.limits.maxInboundMessageBytes,
+                automaticErrorHandling: false,
+                shouldUpgrade: { channel, head in
+                    let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+                    return channel.eventLoop.makeSucceededFuture(path == WireProtocol.path ? HTTPHeaders() : nil)
+                },
+                upgradePipelineHandler: { channel, _ in
+                    deadline.cancel()
+                    return channel.eventLoop.makeCompletedFuture {
+                        try installSession(on: channel, core: core, remote: remote, connectedAt: connectedAt, refusal: ipRefusal)
+                    }
+                }
+            )
+            try sync.configureHTTPServerPipeline(
+                withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                    context.pipeline.syncOperations.removeHandler(http, promise: nil)
+                }),
+                withErrorHandling: true
+            )
+            try sync.addHandler(http)
+        }
+    }
+
+    /// Configures a connection of the plaintext, loopback-only metrics listener.
+    static func configureMetrics(_ channel: any Channel, core: ServerCore) -> EventLoopFuture<Void> {
+        channel.eventLoop.makeCompletedFuture {
+            let sync = channel.pipeline.syncOperations
+            try sync.configureHTTPServerPipeline(withErrorHandling: true)
+            try sync.addHandler(HTTPRequestHandler(core: core, metricsAccess: .anyone))
+        }
+    }
+
+    private static func installSession(
+        on channel: any Channel,
+        core: ServerCore,
+        remote: String,
+        connectedAt: NIODeadline,
+        refusal: ConnectionLimiter.Refusal?
+    ) throws {
+        let sync = channel.pipeline.syncOperations
+        let encoder = try sync.context(handlerType: WebSocketFrameEncoder.self)
+        sync.removeHandler(context: encoder, promise: nil)
+        try sync.addHandler(FloodGuardHandler(framesPerSecond: core.limits.framesPerSecond, burst: core.limits.frameBurst))
+        try sync.addHandler(
+            NIOWebSocketFrameAggregator(
+                minNonFinalFragmentSize: 0,
+                maxAccumulatedFrameCount: 256,
+                maxAccumulatedFrameSize: core.limits.maxInboundMessageBytes
+            )
+        )
+        let session = SessionHandler(
+            core: core,
+            shard: core.hub.shard(for: channel.eventLoop),
+            remoteAddress: remote,
+            connectedAt: connectedAt
+        )
+        try sync.addHandler(session)
+        if let refusal { session.fail(.connectionLimit, refusal.description) }
+    }
+}

@@ -1,0 +1,42 @@
+import NIOCore
+
+/// A token bucket: `rate` tokens a second up to `capacity`; each event takes one. Used for a session's mutation
+/// rate (answered with `rate_limited{retry_after_ms}`) and its frame flood guard (close 4029).
+///
+/// Value type; owned by one session on its event loop. Time is passed in (`NIODeadline`), so tests drive it.
+struct TokenBucket {
+    let rate: Double
+    let capacity: Double
+    private var tokens: Double
+    private var updated: NIODeadline
+
+    init(rate: Double, capacity: Double, now: NIODeadline) {
+        self.rate = rate
+        self.capacity = capacity
+        self.tokens = capacity
+        self.updated = now
+    }
+
+    /// Takes one token if there is one.
+    /// - Returns: true when the event may go ahead.
+    mutating func take(now: NIODeadline) -> Bool {
+        refill(now: now)
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+
+    /// Milliseconds until one token is available again (at least 1).
+    func millisecondsUntilNextToken() -> Int {
+        guard rate > 0 else { return 1_000 }
+        return max(1, Int(((1 - tokens) / rate * 1_000).rounded(.up)))
+    }
+
+    private mutating func refill(now: NIODeadline) {
+        let elapsed = Double((now - updated).nanoseconds) / 1_000_000_000
+        if elapsed > 0 {
+            tokens = min(capacity, tokens + elapsed * rate)
+            updated = now
+        }
+    }
+}

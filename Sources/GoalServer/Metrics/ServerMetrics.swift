@@ -1,0 +1,97 @@
+import CoreMetrics
+import GoalModel
+public import Prometheus
+
+/// Every metric the daemon keeps, created once at start through swift-metrics with a Prometheus factory bound to
+/// the daemon's own registry (so `/metrics` renders it and tests read it without bootstrapping anything global).
+///
+/// Dimensions are bounded: rejection codes and close codes are fixed sets. Threading: the swift-metrics handlers
+/// are thread-safe; `Sendable`. Lifetime: the daemon's.
+final class ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    let connections: CoreMetrics.Meter
+    let sessions: CoreMetrics.Meter
+    let commits: CoreMetrics.Counter
+    let noops: CoreMetrics.Counter
+    let duplicates: CoreMetrics.Counter
+    private let rejectionsByCode: [MutationRejection.Code: CoreMetrics.Counter]
+    let fanoutFrames: CoreMetrics.Counter
+    let fanoutBytes: CoreMetrics.Counter
+    let queuedBytes: CoreMetrics.Meter
+    let slowConsumerCloses: CoreMetrics.Counter
+    let batchCommits: CoreMetrics.Recorder
+    let commitLatency: CoreMetrics.Timer
+    let snapshotBuilds: CoreMetrics.Counter
+    let inboxDepth: CoreMetrics.Recorder
+    let rateLimited: CoreMetrics.Counter
+    let overloaded: CoreMetrics.Counter
+    private let closesByCode: [UInt16: CoreMetrics.Counter]
+    private let otherCloses: CoreMetrics.Counter
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.valueHistogramBuckets["goald_batch_commits"] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096]
+        factory.valueHistogramBuckets["goald_engine_inbox_depth"] = [0, 1, 10, 100, 1_000, 10_000, 100_000]
+        factory.durationHistogramBuckets["goald_commit_latency_seconds"] = [
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .seconds(1),
+        ]
+        connections = CoreMetrics.Meter(label: "goald_connections", factory: factory)
+        sessions = CoreMetrics.Meter(label: "goald_sessions", factory: factory)
+        commits = CoreMetrics.Counter(label: "goald_commits_total", factory: factory)
+        noops = CoreMetrics.Counter(label: "goald_noops_total", factory: factory)
+        duplicates = CoreMetrics.Counter(label: "goald_duplicates_total", factory: factory)
+        var rejections: [MutationRejection.Code: CoreMetrics.Counter] = [:]
+        for code in MutationRejection.Code.allCases {
+            rejections[code] = CoreMetrics.Counter(label: "goald_rejections_total", dimensions: [("code", code.rawValue)], factory: factory)
+        }
+        rejectionsByCode = rejections
+        fanoutFrames = CoreMetrics.Counter(label: "goald_fanout_frames_total", factory: factory)
+        fanoutBytes = CoreMetrics.Counter(label: "goald_fanout_bytes_total", factory: factory)
+        queuedBytes = CoreMetrics.Meter(label: "goald_session_queued_bytes", factory: factory)
+        slowConsumerCloses = CoreMetrics.Counter(label: "goald_slow_consumer_closes_total", factory: factory)
+        batchCommits = CoreMetrics.Recorder(label: "goald_batch_commits", factory: factory)
+        commitLatency = CoreMetrics.Timer(label: "goald_commit_latency_seconds", factory: factory)
+        snapshotBuilds = CoreMetrics.Counter(label: "goald_snapshot_builds_total", factory: factory)
+        inboxDepth = CoreMetrics.Recorder(label: "goald_engine_inbox_depth", factory: factory)
+        rateLimited = CoreMetrics.Counter(label: "goald_rate_limited_total", factory: factory)
+        overloaded = CoreMetrics.Counter(label: "goald_overloaded_total", factory: factory)
+        var closes: [UInt16: CoreMetrics.Counter] = [:]
+        for code in [1000, 1001, 4000, 4001, 4002, 4008, 4010, 4011, 4012, 4029, 4400, 4401, 4403, 4409, 4413, 4426] {
+            closes[UInt16(code)] = CoreMetrics.Counter(
+                label: "goald_closes_total",
+                dimensions: [("code", String(code))],
+                factory: factory
+            )
+        }
+        closesByCode = closes
+        otherCloses = CoreMetrics.Counter(label: "goald_closes_total", dimensions: [("code", "other")], factory: factory)
+    }
+
+    /// Counts one engine decision by kind.
+    func recordDecision(_ decision: EngineDecision) {
+        switch decision {
+        case .commit: commits.increment()
+        case .noop: noops.increment()
+        case .duplicate: duplicates.increment()
+        case .rejected(let rejection): rejectionsByCode[rejection.code]?.increment()
+        }
+    }
+
+    /// Counts an `unauthorized` refusal decided before the engine.
+    func recordRejection(_ code: MutationRejection.Code) {
+        rejectionsByCode[code]?.increment()
+    }
+
+    /// Counts a close the server sent.
+    func recordClose(code: UInt16) {
+        (closesByCode[code] ?? otherCloses).increment()
+    }
+
+    /// The Prometheus text exposition of every metric.
+    func render() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}

@@ -1,0 +1,72 @@
+import CoreMetrics
+import GoalModel
+import GoalStore
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// What every session shares: the engine, the hub, the store (for backlog reads and token look-ups), the limits,
+/// the registries and the metrics. One per daemon.
+///
+/// Threading: every member is `Sendable` and safe from any event loop; blocking store calls go through
+/// `threadPool`. Lifetime: created by `GoalDaemon` before the listener binds, alive until the daemon returns.
+final class ServerCore: Sendable {
+    let engine: Engine
+    let hub: Hub
+    let storage: any LeagueStorage
+    let tokens: TokenDirectory
+    let connections: ConnectionLimiter
+    let instances: InstanceRegistry
+    let snapshots: SnapshotCache
+    let metrics: ServerMetrics
+    let limits: ServerLimits
+    let epoch: String
+    let threadPool: NIOThreadPool
+    let logger: Logger
+    private let nextSessionID = Atomic<UInt64>(0)
+    /// Bytes queued in every session's own outbound queue together (the global cap).
+    let queuedBytes = Atomic<Int>(0)
+
+    init(
+        engine: Engine,
+        hub: Hub,
+        storage: any LeagueStorage,
+        tokens: TokenDirectory,
+        connections: ConnectionLimiter,
+        instances: InstanceRegistry,
+        snapshots: SnapshotCache,
+        metrics: ServerMetrics,
+        limits: ServerLimits,
+        epoch: String,
+        threadPool: NIOThreadPool,
+        logger: Logger
+    ) {
+        self.engine = engine
+        self.hub = hub
+        self.storage = storage
+        self.tokens = tokens
+        self.connections = connections
+        self.instances = instances
+        self.snapshots = snapshots
+        self.metrics = metrics
+        self.limits = limits
+        self.epoch = epoch
+        self.threadPool = threadPool
+        self.logger = logger
+    }
+
+    /// A fresh session id.
+    func makeSessionID() -> SessionID {
+        nextSessionID.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Adds (or, negative, removes) bytes from the global queued total.
+    /// - Returns: the new total.
+    @discardableResult
+    func adjustQueuedBytes(by delta: Int) -> Int {
+        let total = queuedBytes.add(delta, ordering: .relaxed).newValue
+        metrics.queuedBytes.set(total)
+        return total
+    }
+}

@@ -1,0 +1,133 @@
+import CoreMetrics
+import GoalModel
+import GoalWire
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// Writing: the session's bounded queue, flushing, the slow-consumer policy and closing.
+extension SessionHandler {
+    /// Writes a frame now if the socket is writable and nothing waits before it, else queues it. Counts toward
+    /// the session's bound; past it the session is a slow consumer. Does not flush.
+    func enqueue(_ frame: ByteBuffer) {
+        guard let context, !isClosing else { return }
+        if queue.isEmpty && context.channel.isWritable {
+            context.write(wrapOutboundOut(frame), promise: nil)
+            needsFlush = true
+            return
+        }
+        queue.append(frame)
+        queuedBytes += frame.readableBytes
+        let total = core.adjustQueuedBytes(by: frame.readableBytes)
+        if queuedBytes > core.limits.sessionQueueBytes {
+            slowConsumer(reason: "its queue passed \(core.limits.sessionQueueBytes) bytes")
+        } else if total > core.limits.globalQueueBytes {
+            shard.evictLargestQueue()
+        }
+    }
+
+    /// Encodes and writes one message, then flushes.
+    func sendNow(_ message: ServerMessage) {
+        guard let context else { return }
+        enqueue(ServerFrameEncoder.textFrame(message.encoded(), allocator: context.channel.allocator))
+        flushIfNeeded()
+    }
+
+    func flushIfNeeded() {
+        guard needsFlush, let context else { return }
+        needsFlush = false
+        context.flush()
+    }
+
+    /// Writes queued frames while the socket takes them.
+    func drainQueue() {
+        guard let context, !queue.isEmpty else { return }
+        var drained = 0
+        while let frame = queue.popFirst() {
+            drained += frame.readableBytes
+            context.write(wrapOutboundOut(frame), promise: nil)
+            needsFlush = true
+            if !context.channel.isWritable { break }
+        }
+        queuedBytes -= drained
+        core.adjustQueuedBytes(by: -drained)
+    }
+
+    // MARK: - What the shard delivers
+
+    /// A durable batch's changeset frames: written when live, noted as the catch-up target otherwise.
+    func deliverLive(_ batch: DeliveryBatch) {
+        guard let identity = registration, identity.stream == .all, !isClosing else { return }
+        switch streamState {
+        case .live:
+            if let frames = batch.frames(after: sent) {
+                enqueue(frames)
+                sent = batch.head
+            }
+        case .catchingUp:
+            target = max(target, batch.head)
+        }
+    }
+
+    /// A reply (ack, rejection) for this session: held while catching up so it never precedes its changeset.
+    func deliverReply(_ frame: ByteBuffer) {
+        guard !isClosing else { return }
+        if case .catchingUp = streamState {
+            heldReplies.append(frame)
+        } else {
+            enqueue(frame)
+        }
+    }
+
+    // MARK: - Ending the session
+
+    /// Sends `error{code, message}` and the close code that goes with it, then closes once they are written
+    /// (or after a short grace period for the peer's close frame).
+    func fail(_ code: WireErrorCode, _ message: String) {
+        guard let context, !isClosing else { return }
+        phase = .closing
+        let closeCode = code.closeCode
+        core.metrics.recordClose(code: closeCode.rawValue)
+        logger.debug("closing session", metadata: ["goal.close.code": "\(closeCode)", "goal.close.reason": "\(message)"])
+        let allocator = context.channel.allocator
+        let error = ServerFrameEncoder.textFrame(ServerMessage.error(code: code, message: message).encoded(), allocator: allocator)
+        let close = ServerFrameEncoder.closeFrame(code: closeCode.rawValue, reason: code.rawValue, allocator: allocator)
+        dropQueue()
+        context.write(wrapOutboundOut(error), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(close), promise: nil)
+        needsFlush = false
+        let grace: TimeAmount = code == .slowConsumer
+            ? .milliseconds(Int64(core.limits.slowConsumerAbortMilliseconds)) : .seconds(2)
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+    }
+
+    /// The slow-consumer policy: drop the queue, send 4008 after what is already in the socket, abort after 5 s.
+    func slowConsumer(reason: String) {
+        guard !isClosing else { return }
+        core.metrics.slowConsumerCloses.increment()
+        fail(.slowConsumer, "slow consumer: \(reason); reconnect and resume from your revision")
+    }
+
+    /// Answers the peer's close frame with the same code and closes.
+    func answerClose(_ frame: WebSocketFrame) {
+        guard let context else { return }
+        var data = frame.unmaskedData
+        let code = data.readInteger(as: UInt16.self) ?? CloseCode.normal.rawValue
+        phase = .closing
+        dropQueue()
+        let close = ServerFrameEncoder.closeFrame(code: code, reason: "", allocator: context.channel.allocator)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func dropQueue() {
+        if queuedBytes > 0 {
+            core.adjustQueuedBytes(by: -queuedBytes)
+            queuedBytes = 0
+        }
+        queue.removeAll()
+        heldReplies.removeAll()
+        snapshotFrames = []
+    }
+}

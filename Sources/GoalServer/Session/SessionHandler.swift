@@ -1,0 +1,293 @@
+import CoreMetrics
+import GoalModel
+import GoalStore
+import GoalWire
+import Logging
+import NIOCore
+import NIOWebSocket
+
+/// One WebSocket session after the upgrade: reads client frames (hello, mutate, ping, close), answers them, and
+/// writes what its shard delivers (live changeset frames shared by every session, replies of its own).
+///
+/// The hot path is a `ChannelHandler`, not a task per frame: the shard calls `deliverLive`/`deliverReply` and then
+/// `flushIfNeeded` on this handler's event loop, so one batch costs one write and one flush per session. While the
+/// socket is not writable, frames wait in the session's own bounded queue; past `sessionQueueBytes` (or when the
+/// global cap evicts it) the session is a slow consumer: the queue is dropped, `error{slow_consumer}` and close 4008
+/// follow what is already in the socket, and the connection is aborted after 5 s.
+///
+/// Threading: confined to its channel's event loop (not `Sendable`). Lifetime: added by the upgrade, removed when
+/// the channel closes; `channelInactive` releases its connection counts, registrations and timers.
+final class SessionHandler: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = ByteBuffer
+
+    let core: ServerCore
+    let shard: LoopShard
+    let id: SessionID
+    let remoteAddress: String
+    let connectedAt: NIODeadline
+    var logger: Logger
+
+    var context: ChannelHandlerContext?
+    var phase = SessionPhase.awaitingHello
+    /// Set while registered with the shard, the limiter and the instance registry; cleared by `tearDown`.
+    var registration: SessionIdentity?
+    var bytesBeforeHello = 0
+    /// Frames that arrived while `hello` was being authenticated, handled once it is.
+    var pendingInbound: [WebSocketFrame] = []
+
+    // Streaming state (see SessionHandler+CatchUp.swift).
+    var streamState = StreamState.live
+    /// The newest revision written to (or covered by a snapshot sent to) this session.
+    var sent: Revision = 0
+    /// The newest revision the shard has delivered since this session registered.
+    var target: Revision = 0
+    var snapshotFrames: ArraySlice<ByteBuffer> = []
+    var awaitingSnapshot = false
+    var backlogReadInFlight = false
+    /// Replies held while catching up, so an ack never precedes its changeset.
+    var heldReplies: [ByteBuffer] = []
+
+    // Outbound queue (see SessionHandler+Outbound.swift).
+    var queue = CircularBuffer<ByteBuffer>()
+    var queuedBytes = 0
+    var needsFlush = false
+
+    // Limits and timers.
+    var mutationBucket: TokenBucket
+    var lastRead: NIODeadline
+    var handshakeDeadline: Scheduled<Void>?
+    var heartbeat: RepeatedTask?
+    var readsPaused = false
+
+    init(core: ServerCore, shard: LoopShard, remoteAddress: String, connectedAt: NIODeadline) {
+        self.core = core
+        self.shard = shard
+        self.id = core.makeSessionID()
+        self.remoteAddress = remoteAddress
+        self.connectedAt = connectedAt
+        let now = NIODeadline.now()
+        self.mutationBucket = TokenBucket(
+            rate: core.limits.mutationsPerSecond,
+            capacity: core.limits.mutationBurst,
+            now: now
+        )
+        self.lastRead = now
+        var logger = core.logger
+        logger[metadataKey: "goal.session.id"] = "\(id)"
+        logger[metadataKey: "goal.session.peer"] = "\(remoteAddress)"
+        self.logger = logger
+    }
+
+    var address: ReplyAddress { ReplyAddress(shard: shard.index, session: id) }
+
+    var identity: SessionIdentity? {
+        if case .open(let identity) = phase { return identity }
+        return nil
+    }
+
+    var isClosing: Bool {
+        if case .closing = phase { return true }
+        return false
+    }
+
+    // MARK: - Channel events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        let limits = core.limits
+        let remaining = connectedAt + .milliseconds(Int64(limits.handshakeTimeoutMilliseconds)) - .now()
+        handshakeDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: remaining) { [self] in
+            if case .open = phase { return }
+            fail(.handshakeTimeout, "no hello within \(limits.handshakeTimeoutMilliseconds / 1000) s of connecting")
+        }
+        let interval = TimeAmount.milliseconds(Int64(limits.pingIntervalMilliseconds))
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        heartbeat = context.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            loopBound.value.heartbeatTick()
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        tearDown()
+        self.context = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        tearDown()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        lastRead = .now()
+        if case .closing = phase {
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
+        switch frame.opcode {
+        case .text:
+            if case .authenticating = phase {
+                pendingInbound.append(frame)
+                return
+            }
+            handleText(frame.unmaskedData)
+        case .binary:
+            fail(.badMessage, "binary frames are not part of this protocol; send JSON text frames")
+        case .ping:
+            enqueue(ServerFrameEncoder.controlFrame(.pong, payload: frame.unmaskedData, allocator: context.channel.allocator))
+            flushIfNeeded()
+        case .pong:
+            break
+        case .connectionClose:
+            answerClose(frame)
+        default:
+            fail(.badMessage, "unexpected WebSocket opcode \(frame.opcode)")
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        flushIfNeeded()
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            drainQueue()
+            pumpCatchUp()
+            flushIfNeeded()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        switch error {
+        case SessionInboundError.flood:
+            fail(.flood, "more than \(Int(core.limits.framesPerSecond)) frames a second")
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+            fail(.tooLarge, "a message exceeded \(core.limits.maxInboundMessageBytes) bytes")
+        case let error as NIOWebSocketError:
+            fail(.badMessage, "WebSocket protocol error: \(error)")
+        case let error as NIOWebSocketFrameAggregator.Error:
+            fail(.badMessage, "fragmented message error: \(error)")
+        default:
+            logger.debug("session channel error", metadata: ["goal.error": "\(error)"])
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: - Messages
+
+    private func handleText(_ bytes: ByteBuffer) {
+        let message = Array(bytes.readableBytesView)
+        switch phase {
+        case .awaitingHello:
+            bytesBeforeHello += message.count
+            guard bytesBeforeHello <= core.limits.maxBytesBeforeHello else {
+                fail(.tooLarge, "more than \(core.limits.maxBytesBeforeHello) bytes before hello")
+                return
+            }
+            decode(message, limit: core.limits.maxBytesBeforeHello) { message in
+                guard case .hello(let hello) = message else {
+                    fail(.notAuthenticated, "the first message must be hello")
+                    return
+                }
+                receiveHello(hello)
+            }
+        case .open(let identity):
+            decode(message, limit: core.limits.maxInboundMessageBytes) { message in
+                switch message {
+                case .hello:
+                    fail(.alreadyAuthenticated, "this session already said hello")
+                case .mutate(let mutate):
+                    receiveMutate(mutate, identity: identity)
+                }
+            }
+        case .authenticating, .closing:
+            break
+        }
+    }
+
+    private func decode(_ bytes: [UInt8], limit: Int, _ body: (ClientMessage) -> Void) {
+        do throws(WireDecodingError) {
+            body(try ClientMessage.decode(bytes, limit: limit))
+        } catch {
+            fail(error.code, error.description)
+        }
+    }
+
+    private func receiveMutate(_ mutate: ClientMessage.Mutate, identity: SessionIdentity) {
+        guard mutationBucket.take(now: .now()) else {
+            core.metrics.rateLimited.increment()
+            sendNow(.rateLimited(seq: mutate.seq, retryAfterMilliseconds: mutationBucket.millisecondsUntilNextToken()))
+            return
+        }
+        let request = MutationRequest(
+            mutation: mutate.mutation(instance: identity.instance),
+            author: identity.token.name,
+            role: identity.token.role,
+            replyTo: address
+        )
+        guard core.engine.submit(request) else {
+            core.metrics.overloaded.increment()
+            let delay = core.limits.overloadedRetryMilliseconds
+            sendNow(.overloaded(retryAfterMilliseconds: delay))
+            pauseReads(milliseconds: delay)
+            return
+        }
+    }
+
+    /// Handles everything that arrived while `hello` was being authenticated, in order.
+    func replayPendingInbound() {
+        let frames = pendingInbound
+        pendingInbound = []
+        for frame in frames {
+            guard case .open = phase else { return }
+            handleText(frame.unmaskedData)
+        }
+    }
+
+    private func pauseReads(milliseconds: Int) {
+        guard let context, !readsPaused else { return }
+        readsPaused = true
+        context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(milliseconds))) { [self] in
+            readsPaused = false
+            guard let context = self.context, !isClosing else { return }
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+            context.read()
+        }
+    }
+
+    private func heartbeatTick() {
+        guard let context, !isClosing else { return }
+        let idle = NIODeadline.now() - lastRead
+        if idle > .milliseconds(Int64(core.limits.idleTimeoutMilliseconds)) {
+            fail(.heartbeatTimeout, "nothing read for \(core.limits.idleTimeoutMilliseconds / 1000) s")
+            return
+        }
+        enqueue(ServerFrameEncoder.controlFrame(.ping, payload: ByteBuffer(), allocator: context.channel.allocator))
+        flushIfNeeded()
+    }
+
+    /// Releases everything this session holds. Idempotent.
+    private func tearDown() {
+        handshakeDeadline?.cancel()
+        handshakeDeadline = nil
+        heartbeat?.cancel()
+        heartbeat = nil
+        if queuedBytes > 0 {
+            core.adjustQueuedBytes(by: -queuedBytes)
+            queuedBytes = 0
+        }
+        queue.removeAll()
+        if let identity = registration {
+            registration = nil
+            shard.unregister(id)
+            core.connections.releaseToken(identity.token.id)
+            core.instances.release(identity.instance, for: address)
+            core.metrics.sessions.decrement()
+        }
+        phase = .closing
+    }
+}

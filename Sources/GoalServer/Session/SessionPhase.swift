@@ -1,0 +1,54 @@
+import Foundation
+import GoalModel
+import GoalStore
+import GoalWire
+import NIOCore
+import NIOWebSocket
+
+/// Where a session is in its life. Sessions move forward only: awaitingHello → authenticating → open → closing.
+enum SessionPhase {
+    /// Upgraded, no `hello` yet (4 KiB budget, 10 s deadline).
+    case awaitingHello
+    /// `hello` received; the token and the log bounds are being read off the event loop.
+    case authenticating(ClientMessage.Hello)
+    /// Authenticated and registered with its shard.
+    case open(SessionIdentity)
+    /// An error or close was sent; nothing more is read or written but the close.
+    case closing
+}
+
+/// Who an open session is: its token, client instance and what it streams. Value type.
+struct SessionIdentity {
+    let token: StoredToken
+    let instance: ClientInstanceID
+    let stream: ClientMessage.StreamSelection
+}
+
+/// How an open session receives changesets: catching up (live frames only move `target`; backlog or snapshot
+/// frames are written while the socket is writable) or live (live frames after `sent` are written as they come).
+enum StreamState: Equatable {
+    case catchingUp(CatchUpMode)
+    case live
+
+    enum CatchUpMode: Equatable {
+        /// Changesets (sent, target], then `caught_up`.
+        case backlog
+        /// The snapshot's frames, then any changesets after it; no `caught_up`.
+        case snapshot
+    }
+}
+
+/// What the off-loop part of `hello` found out.
+struct HelloFacts: Sendable {
+    let token: StoredToken?
+    let bounds: LogBounds
+    /// d_since read from the log (genesis for 0); nil when `since` was absent or is no longer in the log.
+    let digestAtSince: Digest?
+}
+
+/// Errors the inbound handlers raise into the session (the decoder's own errors arrive as `NIOWebSocketError`
+/// and `NIOWebSocketFrameAggregator.Error`).
+enum SessionInboundError: Error {
+    /// The session sent frames faster than its flood bucket allows.
+    case flood
+}

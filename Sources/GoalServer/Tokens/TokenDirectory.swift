@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+import GoalStore
+import NIOConcurrencyHelpers
+
+/// The daemon's view of the tokens table: an in-memory index by secret hash for the hello path, refreshed from the
+/// store so tokens created or revoked by `goald token …` (another process) take effect while the daemon runs.
+///
+/// Threading: `cached` is a lock-protected read, safe on event loops; `lookup` and `refresh` read the store and
+/// may block, so they run on the thread pool. `Sendable`. Lifetime: the daemon's.
+final class TokenDirectory: Sendable {
+    private let storage: any LeagueStorage
+    private let byHash = NIOLockedValueBox([[UInt8]: StoredToken]())
+
+    init(storage: any LeagueStorage) {
+        self.storage = storage
+    }
+
+    /// SHA-256 of a token's secret, as the store keeps it.
+    static func hash(ofSecret secret: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(secret.utf8)))
+    }
+
+    /// The cached token for a secret hash, without touching the store.
+    func cached(_ hash: [UInt8]) -> StoredToken? {
+        byHash.withLockedValue { $0[hash] }
+    }
+
+    /// The token for a secret hash: the cache, else the store (a token created since the last refresh).
+    /// Blocking; call off the event loop.
+    func lookup(_ hash: [UInt8]) throws(StorageError) -> StoredToken? {
+        if let token = cached(hash) { return token }
+        guard let token = try storage.token(secretHash: hash) else { return nil }
+        byHash.withLockedValue { $0[hash] = token }
+        return token
+    }
+
+    /// Re-reads every token. Blocking; call off the event loop.
+    /// - Returns: the tokens revoked since the previous refresh (their live sessions must close with 4403).
+    func refresh() throws(StorageError) -> [StoredToken] {
+        let tokens = try storage.tokens()
+        return byHash.withLockedValue { index in
+            var newlyRevoked: [StoredToken] = []
+            var fresh: [[UInt8]: StoredToken] = [:]
+            for token in tokens {
+                if token.isRevoked, index[token.secretHash].map({ !$0.isRevoked }) ?? false {
+                    newlyRevoked.append(token)
+                }
+                fresh[token.secretHash] = token
+            }
+            index = fresh
+            return newlyRevoked
+        }
+    }
+}
