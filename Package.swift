@@ -113,7 +113,9 @@ let package = Package(
             name: "GoalTestSupport",
             dependencies: [
                 "GoalModel", "GoalWire", "GoalStore", "GoalServer", "GoalTransport", "GoalClient",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "X509", package: "swift-certificates"),
             ] + nioProducts,
             swiftSettings: strictSettings

@@ -25,6 +25,7 @@ public final class GoalDaemon: Service, Sendable {
     private let makeTLSContext: @Sendable () throws -> NIOSSLContext
     private let registry: PrometheusCollectorRegistry
     private let logger: Logger
+    private let testHooks: DaemonTestHooks
     private let tlsContext: NIOLockedValueBox<NIOSSLContext?> = NIOLockedValueBox(nil)
     private let addresses = NIOLockedValueBox(AddressWaiters())
     private let stopSignal = NIOLockedValueBox(StopSignal())
@@ -35,13 +36,16 @@ public final class GoalDaemon: Service, Sendable {
     ///   - tlsContext: Builds the listener's TLS context; called at start and again by `reloadTLS()`.
     ///   - metricsRegistry: The registry `/metrics` renders.
     ///   - logger: The daemon's logger.
+    ///   - testHooks: Race-widening seams for tests; `.none` in production.
     public init(
         configuration: ServerConfiguration,
         storage: any LeagueStorage,
         tlsContext: @escaping @Sendable () throws -> NIOSSLContext,
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-        logger: Logger
+        logger: Logger,
+        testHooks: DaemonTestHooks = .none
     ) {
+        self.testHooks = testHooks
         self.configuration = configuration
         self.storage = storage
         self.makeTLSContext = tlsContext
@@ -186,7 +190,8 @@ public final class GoalDaemon: Service, Sendable {
             limits: configuration.limits,
             epoch: recovered.epoch.rawValue,
             threadPool: threadPool,
-            logger: logger
+            logger: logger,
+            testHooks: testHooks
         )
     }
 
