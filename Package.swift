@@ -161,6 +161,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GoalTransportTests",
+            dependencies: ["GoalTransport", "GoalTestSupport", "GoalClient"] + nioProducts,
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "GoaldTests",
             dependencies: [
                 "goald", "GoalServer", "GoalStore", "GoalTestSupport",
