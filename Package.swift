@@ -163,6 +163,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GoalTransportTests",
+            dependencies: ["GoalTransport", "GoalTestSupport", "GoalClient"] + nioProducts,
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "GoaldTests",
             dependencies: [
                 "goald", "GoalServer", "GoalStore", "GoalTestSupport",

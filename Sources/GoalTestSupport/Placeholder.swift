@@ -1,1 +1,0 @@
-// GoalTestSupport: filled by issue 5 (see DESIGN.md "Layout").

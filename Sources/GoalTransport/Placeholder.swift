@@ -1,1 +1,0 @@
-// GoalTransport: filled by issue 5 (see DESIGN.md "Layout").

@@ -1,0 +1,90 @@
+public import GoalClient
+public import Logging
+import NIOConcurrencyHelpers
+public import NIOCore
+public import NIOPosix
+
+/// The live `Transport`: RFC 6455 WebSocket connections over TLS to one goald, built on SwiftNIO.
+///
+/// Each `connect` opens one independent connection on an event loop of the shared group; the TLS context (trust
+/// roots, pinned fingerprint) is built once, here. A connection costs a channel, its handlers and one small state
+/// object: no task or thread per connection or per frame, so one transport can hold thousands (goal-load).
+///
+/// Threading: immutable and `Sendable`; `connect` may be called from any thread, concurrently. Lifetime: the
+/// transport owns no connection; each connection lives until its terminal event. The event loop group must outlive
+/// the connections (the default, `MultiThreadedEventLoopGroup.singleton`, always does).
+public final class WebSocketTransport: Transport {
+    /// The server every connection goes to.
+    public let endpoint: ServerEndpoint
+    /// How the server's certificate is trusted.
+    public var security: TransportSecurity { tls.security }
+    /// The local address connections bind before connecting, if any.
+    public let localAddress: SocketAddress?
+    /// Timeouts and limits.
+    public let configuration: WebSocketTransportConfiguration
+    private let tls: ClientTLSContext
+    private let group: any EventLoopGroup
+    private let logger: Logger
+
+    /// Makes a transport; builds the TLS context once (reading the CA file, if any).
+    ///
+    /// - Parameters:
+    ///   - endpoint: The server, for example `try ServerEndpoint(parsing: "wss://localhost:7443")`.
+    ///   - security: How the server's certificate is trusted; `.insecure` logs a warning.
+    ///   - group: The event loops connections run on. Default: the process-wide singleton.
+    ///   - localAddress: A local address to bind before connecting (goal-load spreads connections over
+    ///     127.0.0.0/8); it must be of the same family as the server's address. Default: the system chooses.
+    ///   - configuration: Timeouts and limits. Default: `.default`.
+    ///   - logger: Receives debug records per connection and the insecure-mode warning.
+    /// - Throws: `TransportFailure(.tls, …)` when the trust material cannot be read.
+    public init(
+        endpoint: ServerEndpoint,
+        security: TransportSecurity,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        localAddress: SocketAddress? = nil,
+        configuration: WebSocketTransportConfiguration = .default,
+        logger: Logger = Logger(label: "goal.transport")
+    ) throws(TransportFailure) {
+        self.endpoint = endpoint
+        self.localAddress = localAddress
+        self.configuration = configuration
+        self.group = group
+        self.logger = logger
+        self.tls = try ClientTLSContext(security: security, logger: logger)
+    }
+
+    /// Opens one connection (see `Transport.connect`).
+    ///
+    /// - Parameter events: Receives every event of the connection, in order, on its event loop.
+    /// - Returns: The connection; sends before `.connected` are queued.
+    public func connect(events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+        openConnection(localAddress: localAddress, events: events)
+    }
+
+    /// Opens one connection bound to a specific local address (overriding the transport's).
+    ///
+    /// - Parameters:
+    ///   - localAddress: The local address to bind, or nil to let the system choose.
+    ///   - events: Receives every event of the connection, in order, on its event loop.
+    /// - Returns: The connection; sends before `.connected` are queued.
+    public func openConnection(
+        localAddress: SocketAddress?,
+        events: @escaping @Sendable (TransportEvent) -> Void
+    ) -> WebSocketConnection {
+        let eventLoop = group.next()
+        let mailbox = NIOLockedValueBox(OutboundMailbox())
+        let core = ConnectionCore(
+            eventLoop: eventLoop,
+            endpoint: endpoint,
+            configuration: configuration,
+            tls: tls,
+            localAddress: localAddress,
+            mailbox: mailbox,
+            logger: logger,
+            events: events
+        )
+        let connection = WebSocketConnection(eventLoop: eventLoop, mailbox: mailbox, core: core)
+        connection.start()
+        return connection
+    }
+}
