@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GoalTransport
+public import GoalTransport
 public import NIOSSL
 import SwiftASN1
 import X509

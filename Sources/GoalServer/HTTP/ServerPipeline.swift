@@ -6,9 +6,9 @@ import NIOHTTP1
 import NIOSSL
 import NIOWebSocket
 
-/// Builds each accepted connection's pipeline: TLS → HTTP/1.1 with the WebSocket upgrader → on upgrade, the frame
-/// decoder, `FloodGuardHandler`, the fragment aggregator and `SessionHandler` (the upgrader's frame encoder is
-/// removed: the session writes pre-framed bytes so fan-out shares one buffer).
+/// Builds each accepted connection's pipeline: TLS → HTTP/1.1 with `WebSocketUpgrader` → on upgrade, the frame
+/// decoder, `FloodGuardHandler`, the fragment aggregator and `SessionHandler` (no frame encoder: the session writes
+/// pre-framed bytes so fan-out shares one buffer).
 ///
 /// Also enforces what must happen before any session exists: the total connection cap (closed at once, before
 /// TLS: past it the process is near its file limit), the per-IP cap (the upgrade completes so the client learns
@@ -39,20 +39,10 @@ enum ServerPipeline {
             let sync = channel.pipeline.syncOperations
             try sync.addHandler(NIOSSLServerHandler(context: tls))
             let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken)
-            let upgrader = NIOWebSocketServerUpgrader(
-                maxFrameSize: core.limits.maxInboundMessageBytes,
-                automaticErrorHandling: false,
-                shouldUpgrade: { channel, head in
-                    let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
-                    return channel.eventLoop.makeSucceededFuture(path == WireProtocol.path ? HTTPHeaders() : nil)
-                },
-                upgradePipelineHandler: { channel, _ in
-                    deadline.cancel()
-                    return channel.eventLoop.makeCompletedFuture {
-                        try installSession(on: channel, core: core, remote: remote, connectedAt: connectedAt, refusal: ipRefusal)
-                    }
-                }
-            )
+            let upgrader = WebSocketUpgrader(maxFrameSize: core.limits.maxInboundMessageBytes) { channel in
+                deadline.cancel()
+                try installSession(on: channel, core: core, remote: remote, connectedAt: connectedAt, refusal: ipRefusal)
+            }
             try sync.configureHTTPServerPipeline(
                 withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
                     context.pipeline.syncOperations.removeHandler(http, promise: nil)
@@ -80,8 +70,6 @@ enum ServerPipeline {
         refusal: ConnectionLimiter.Refusal?
     ) throws {
         let sync = channel.pipeline.syncOperations
-        let encoder = try sync.context(handlerType: WebSocketFrameEncoder.self)
-        sync.removeHandler(context: encoder, promise: nil)
         try sync.addHandler(FloodGuardHandler(framesPerSecond: core.limits.framesPerSecond, burst: core.limits.frameBurst))
         try sync.addHandler(
             NIOWebSocketFrameAggregator(

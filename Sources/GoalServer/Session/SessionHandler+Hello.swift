@@ -84,7 +84,7 @@ extension SessionHandler {
             streamState = .catchingUp(.backlog)
         case .snapshot:
             streamState = .catchingUp(.snapshot)
-            requestSnapshot(context: context)
+            awaitingSnapshot = true
         }
         sendNow(
             .welcome(
@@ -98,6 +98,7 @@ extension SessionHandler {
                 )
             )
         )
+        if mode == .snapshot { requestSnapshot(context: context) }  // after welcome: a cached one completes inline
         pumpCatchUp()
         replayPendingInbound()
         flushIfNeeded()

@@ -14,6 +14,8 @@ public struct TestTLSConnector: Sendable {
     public let tls: ClientTLSContext
     /// The event loops connections run on.
     public var group: any EventLoopGroup
+    /// The socket's receive buffer (SO_RCVBUF) in bytes; nil keeps the system default.
+    public var receiveBufferSize: Int?
 
     /// Makes a connector.
     ///
@@ -46,7 +48,12 @@ public struct TestTLSConnector: Sendable {
     ) async throws -> any Channel {
         let endpoint = self.endpoint
         let tls = self.tls
-        let future = ClientBootstrap(group: group)
+        var bootstrap = ClientBootstrap(group: group)
+        if let receiveBufferSize {
+            // Set before connecting so the TCP window is small from the start (slow-consumer tests).
+            bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
+        }
+        let future = bootstrap
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

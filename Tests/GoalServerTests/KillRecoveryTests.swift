@@ -1,0 +1,210 @@
+import Foundation
+import GoalModel
+import GoalServer
+import GoalStore
+import GoalTestSupport
+import GoalTransport
+import GoalWire
+import Testing
+
+/// A goald process started from the built executable, for tests that kill it.
+struct GoaldProcess {
+    let process: Process
+    let port: Int
+
+    /// The built `goald` next to the test bundle (`.build/<config>/goald`).
+    static var executable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("goald").path),
+            directory.path != "/"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("goald")
+    }
+
+    /// A port that was free a moment ago.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { throw WaitTimeout() }
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func start(stateDirectory: String, port: Int) throws -> GoaldProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["serve", "--state-dir", stateDirectory, "--port", String(port), "--log-level", "error"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return GoaldProcess(process: process, port: port)
+    }
+
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func terminate() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A writer that keeps its client instance and unacknowledged mutations across daemon restarts and re-sends them
+/// with the same ids, as GoalClient's outbox does.
+struct RestartingWriter: Sendable {
+    let index: Int
+    let instance = ClientInstanceID.random()
+    var nextSeq: UInt64 = 1
+    var pending: [UInt64: Mutation] = [:]
+    var acked: [UInt64: Revision] = [:]
+    var refusals: [MutationRejection] = []
+
+    /// One connection's worth of writing: re-send what is pending, then write new mutations with at most 8 in
+    /// flight until the connection drops.
+    mutating func write(port: Int, token: String, connector: TestTLSConnector) async {
+        guard let client = try? await TestWebSocketClient.connect(connector) else { return }
+        let hello = ClientMessage.hello(.init(token: token, clientInstance: instance, stream: .acks))
+        guard (try? await client.send(text: hello.encoded())) != nil,
+            let welcome = try? await client.nextText(timeout: .seconds(5)), welcome.contains("welcome")
+        else { return }
+        for seq in pending.keys.sorted() {
+            guard (try? await client.send(text: ClientMessage.mutate(.init(pending[seq]!)).encoded())) != nil else { return }
+        }
+        while true {
+            while pending.count < 8 {
+                let seq = nextSeq
+                nextSeq += 1
+                let mutation = Mutation(
+                    id: MutationID(instance: instance, seq: seq),
+                    base: 0,
+                    action: .createPlayer(id: PlayerID(), name: "w\(index)-\(seq)")
+                )
+                pending[seq] = mutation
+                guard (try? await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())) != nil else { return }
+            }
+            guard let received = try? await client.next(timeout: .seconds(5)) else { return }
+            guard case .text(let bytes) = received, let message = try? ServerMessage.decode(bytes) else {
+                if case .closed = received { return }
+                continue
+            }
+            switch message {
+            case .ack(let seq, let revision, _):
+                pending[seq] = nil
+                acked[seq] = revision
+            case .rejected(let seq, let rejection):
+                pending[seq] = nil
+                refusals.append(rejection)
+            case .rateLimited, .overloaded:
+                try? await Task.sleep(for: .milliseconds(50))
+            default:
+                break
+            }
+        }
+    }
+}
+
+@Suite("durability under SIGKILL", .serialized)
+struct KillRecoveryTests {
+    @Test("goald killed with SIGKILL 20 times under 10 writers: every ack survives exactly once, no gap, no half batch")
+    func killAtRandomInstants() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: GoaldProcess.executable.path), "build goald first")
+        let state = try TestCertificates.makeTemporaryDirectory()
+        let port = try GoaldProcess.freePort()
+        var writers = (0..<10).map { RestartingWriter(index: $0) }
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            let goald = try GoaldProcess.start(stateDirectory: state, port: port)
+            let token = try await Self.adminToken(in: state)
+            let connector = try TestTLSConnector(port: port, security: .caFile(state + "/tls/ca.pem"))
+            try await Self.waitUntilListening(connector)
+            let killAfter = Duration.milliseconds(Int.random(in: 100...400, using: &generator))
+            writers = await withTaskGroup(of: RestartingWriter.self) { group in
+                for writer in writers {
+                    group.addTask {
+                        var writer = writer
+                        await writer.write(port: port, token: token, connector: connector)
+                        return writer
+                    }
+                }
+                try? await Task.sleep(for: killAfter)
+                goald.kill()
+                return await group.reduce(into: []) { $0.append($1) }.sorted { $0.index < $1.index }
+            }
+            _ = round
+        }
+        // A last clean run lets every writer settle what is pending.
+        let goald = try GoaldProcess.start(stateDirectory: state, port: port)
+        let token = try await Self.adminToken(in: state)
+        let connector = try TestTLSConnector(port: port, security: .caFile(state + "/tls/ca.pem"))
+        try await Self.waitUntilListening(connector)
+        for index in writers.indices {
+            var writer = writers[index]
+            let client = try await TestWebSocketClient.connect(connector)
+            try await client.send(text: ClientMessage.hello(.init(token: token, clientInstance: writer.instance, stream: .acks)).encoded())
+            _ = try await client.nextText()
+            for (seq, mutation) in writer.pending.sorted(by: { $0.key < $1.key }) {
+                try await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())
+                let answer = try ServerMessage.decode(Array(try await client.nextText().utf8))
+                switch answer {
+                case .ack(seq, let revision, _): writer.acked[seq] = revision
+                case .rejected(seq, let rejection): writer.refusals.append(rejection)
+                default: Issue.record("unexpected answer \(answer)")
+                }
+            }
+            writer.pending = [:]
+            writers[index] = writer
+            await client.disconnect()
+        }
+        goald.terminate()
+
+        let storage = try SQLiteLeagueStorage(path: state + "/goald.sqlite")
+        defer { try? storage.close() }
+        let league = try storage.recover()
+        // No mutation was ever applied twice: a second apply would have been refused as name_taken.
+        #expect(writers.flatMap(\.refusals).isEmpty)
+        let acked = writers.flatMap(\.acked.values)
+        #expect(Set(acked).count == acked.count)
+        #expect(acked.count == Int(league.head))
+        #expect(league.state.allPlayers.count == Int(league.head))
+        // Every revision 1…head is in the log, each chained to the one before: no gap, no half batch.
+        var digest = Digest.genesis
+        var revision: Revision = 0
+        while revision < league.head {
+            for frame in try storage.backlog(after: revision, upTo: league.head, limit: 1_000) {
+                let changeset = try #require(try? ServerMessage.decode(frame.bytes))
+                guard case .changeset(let decoded) = changeset else { Issue.record("not a changeset"); return }
+                #expect(decoded.revision == revision + 1)
+                #expect(ChangesetFrame.verify(decoded, previousDigest: digest))
+                digest = decoded.digest
+                revision = decoded.revision
+            }
+        }
+        #expect(digest == league.headDigest)
+    }
+
+    static func adminToken(in state: String) async throws -> String {
+        try await waitUntil { FileManager.default.fileExists(atPath: state + "/admin-token") }
+        return try String(contentsOfFile: state + "/admin-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func waitUntilListening(_ connector: TestTLSConnector) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if let response = try? await TestHTTPSClient.get(connector, path: "/healthz"), response.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw WaitTimeout()
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import GoalModel
+import GoalServer
+import GoalStore
+import GoalTestSupport
+import GoalTransport
+import GoalWire
+import Testing
+
+@Suite("slow consumers")
+struct SlowConsumerTests {
+    @Test("a stalled reader is cut off (4008 or abort), resumes with no gap, and others keep receiving throughout")
+    func stalledReader() async throws {
+        var limits = ServerLimits()
+        limits.sessionQueueBytes = 32 * 1024
+        limits.slowConsumerAbortMilliseconds = 1_000
+        limits.mutationsPerSecond = 1_000_000
+        limits.mutationBurst = 1_000_000
+        try await withTestDaemon(limits: limits) { daemon in
+            var stalled = ResumingSubscriber(token: daemon.tokens.viewer)
+            var tinyWindow = try daemon.connector()
+            tinyWindow.receiveBufferSize = 4_096
+            let stalledSession = try await TestSession.open(daemon, token: stalled.token, connector: tinyWindow, instance: stalled.instance, since: 0)
+            try await stalledSession.client.pauseReading()
+
+            var healthy = ResumingSubscriber(token: daemon.tokens.viewer)
+            let healthySession = try await healthy.session(daemon)
+
+            // Big changesets: a 200-a-side match whose every goal change re-sends the match and 400 ratings (~50 KB),
+            // so a few hundred of them outgrow the socket buffers on both ends.
+            let writer = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+            let players = (0..<400).map { _ in PlayerID() }
+            for (index, player) in players.enumerated() {
+                try await writer.send(writer.mutation(seq: UInt64(index + 1), base: 0, Make.createPlayer("p\(index)", id: player)))
+            }
+            _ = try await writer.collect(timeout: .seconds(60)) { $0.isAck(seq: 400) }
+            let match = MatchID()
+            _ = try await writer.commit(seq: 401, base: 400, Make.createMatch(id: match, home: Array(players[..<200]), away: Array(players[200...])))
+            let goals = 300
+            for index in 0..<goals {
+                let seq = UInt64(402 + index)
+                try await writer.send(writer.mutation(seq: seq, base: 401, .adjustGoals(id: match, side: index % 2 == 0 ? .home : .away, delta: 1)))
+            }
+            let answers = try await writer.collect(timeout: .seconds(60)) { $0.isAck(seq: UInt64(401 + goals)) }
+            #expect(answers.allSatisfy { $0.isAck })
+            let total = Revision(401 + goals)
+            try await healthy.follow(healthySession, to: total)
+            #expect(healthy.received == Array(1...total))
+
+            // The stalled client reads again: what was in the socket, then the slow-consumer close (or the abort).
+            try await stalledSession.client.resumeReading()
+            var closeCode: UInt16?? = nil
+            while closeCode == nil {
+                let received = try await stalledSession.client.next(timeout: .seconds(20))
+                switch received {
+                case .text(let bytes): try stalled.apply(try ServerMessage.decode(bytes))
+                case .closed(let code, _): closeCode = .some(code)
+                default: continue
+                }
+            }
+            #expect(closeCode! == 4008 || closeCode! == nil, "closed with \(String(describing: closeCode))")
+            #expect(stalled.revision < total)
+            #expect(daemon.metricsText().contains("goald_slow_consumer_closes_total 1"))
+
+            let resumed = try await stalled.session(daemon)
+            #expect(resumed.welcome.mode == .backlog)
+            try await stalled.follow(resumed, to: total)
+            #expect(stalled.received == Array(1...total))
+        }
+    }
+}
