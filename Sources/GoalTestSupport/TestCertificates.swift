@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import GoalTransport
+public import GoalTransport
 public import NIOSSL
 import SwiftASN1
 import X509
@@ -88,7 +88,7 @@ public struct TestCertificates: Sendable {
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([.serverAuth])
                 SubjectAlternativeNames(alternativeNames)
-                AuthorityKeyIdentifier(keyIdentifier: try SubjectKeyIdentifier(hash: caPrivateKey.publicKey).keyIdentifier)
+                AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: caPrivateKey.publicKey).keyIdentifier)
             },
             issuerPrivateKey: caPrivateKey
         )

@@ -1,6 +1,7 @@
 import GoalClient
 import GoalTestSupport
 import GoalTransport
+import NIOHTTP1
 import NIOWebSocket
 import Testing
 

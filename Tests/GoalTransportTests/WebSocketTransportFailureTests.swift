@@ -1,3 +1,4 @@
+import Foundation
 import GoalClient
 import GoalTestSupport
 import GoalTransport

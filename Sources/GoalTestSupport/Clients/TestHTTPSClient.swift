@@ -1,7 +1,8 @@
+import GoalClient
 public import GoalTransport
 import NIOConcurrencyHelpers
-import NIOCore
-import NIOHTTP1
+public import NIOCore
+public import NIOHTTP1
 
 /// One HTTP response as a test sees it.
 ///

@@ -1,5 +1,5 @@
 import NIOConcurrencyHelpers
-public import NIOCore
+import NIOCore
 
 /// A TLS connection that sends and receives raw bytes, for tests that speak broken HTTP or WebSocket on purpose
 /// ("garbage before the upgrade", truncated frames, slowloris).

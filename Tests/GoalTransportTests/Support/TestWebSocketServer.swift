@@ -101,6 +101,14 @@ final class PlainHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let name = "test.plain-http"
     private var uri = ""
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // NIO's protocol error handler has already answered 400; end the connection like a real server would.
+        // (A declined upgrade is also reported here; the request then arrives as a plain request.)
+        if error is HTTPParserError {
+            context.close(promise: nil)
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
