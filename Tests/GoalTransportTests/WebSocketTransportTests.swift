@@ -97,8 +97,12 @@ struct WebSocketTransportTests {
             for word in ["one", "two", "three"] { connection.send(Array(text: word)) }
             connection.ping()
             let received = try await events.collect { $0 == .pong }
-            #expect(received == [.connected, .message(Array(text: "one")), .message(Array(text: "two")),
-                .message(Array(text: "three")), .pong])
+            #expect(
+                received == [
+                    .connected, .message(Array(text: "one")), .message(Array(text: "two")),
+                    .message(Array(text: "three")), .pong,
+                ]
+            )
             connection.close(code: 1000)
         }
     }
@@ -134,8 +138,10 @@ struct WebSocketTransportTests {
         }
     }
 
-    @Test("connects by host name (SNI, DNS name in the certificate) and by IPv6 literal (IP address in it)",
-        arguments: [("localhost", "127.0.0.1"), ("::1", "::1")])
+    @Test(
+        "connects by host name (SNI, DNS name in the certificate) and by IPv6 literal (IP address in it)",
+        arguments: [("localhost", "127.0.0.1"), ("::1", "::1")]
+    )
     func hostForms(_ host: String, _ listen: String) async throws {
         try await Harness.withServer(host: listen) { server in
             let (connection, events) = Harness.connect(try Harness.transport(port: server.port, host: host))

@@ -22,7 +22,7 @@ public final class TestRawTLSConnection: Sendable {
         self.inbox = inbox
     }
 
-    /// Connects over TLS (the handshake completes before the first bytes are sent).
+    /// Connects over TLS; bytes sent before the handshake completes are held back until it does.
     ///
     /// - Parameter connector: Host, port and trust.
     /// - Returns: The connection.

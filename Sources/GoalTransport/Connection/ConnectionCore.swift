@@ -77,13 +77,19 @@ final class ConnectionCore {
         if let localAddress {
             bootstrap = bootstrap.bind(to: localAddress)
         }
-        bootstrap.channelInitializer { channel in
+        bootstrap = bootstrap.channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
                 try bound.value.configurePipeline(channel)
             }
         }
-        .connect(host: endpoint.host, port: endpoint.port)
-        .whenComplete { result in
+        // An IP literal needs no resolver (goal-load opens thousands of connections to 127.0.0.1).
+        let connected: EventLoopFuture<any Channel>
+        if endpoint.hostIsIPAddress, let address = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
+            connected = bootstrap.connect(to: address)
+        } else {
+            connected = bootstrap.connect(host: endpoint.host, port: endpoint.port)
+        }
+        connected.whenComplete { result in
             switch result {
             case .success(let channel):
                 bound.value.tcpConnected(channel)
@@ -167,7 +173,8 @@ final class ConnectionCore {
         guard case .connecting = phase else { return }
         let detail: String
         if head.status == .switchingProtocols {
-            detail = "the server answered 101 with an invalid WebSocket handshake (\(firstError.map { "\($0)" } ?? "?"))"
+            detail =
+                "the server answered 101 with an invalid WebSocket handshake (\(firstError.map { "\($0)" } ?? "?"))"
         } else {
             detail = "HTTP \(head.status.code) \(head.status.reasonPhrase) for \(endpoint.path)"
         }

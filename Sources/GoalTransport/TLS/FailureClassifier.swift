@@ -85,8 +85,11 @@ public enum FailureClassifier {
                 default:
                     "it does not chain to the given CA; pass --ca-file with goald's CA certificate"
                 }
-            return TransportFailure(.tls, "certificate not trusted: \(endpoint.hostHeader) presented a certificate "
-                + "that \(advice), or pin its SHA-256 fingerprint")
+            return TransportFailure(
+                .tls,
+                "certificate not trusted: \(endpoint.hostHeader) presented a certificate "
+                    + "that \(advice), or pin its SHA-256 fingerprint"
+            )
         }
         switch error {
         case .uncleanShutdown:
