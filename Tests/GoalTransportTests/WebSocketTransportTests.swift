@@ -127,14 +127,23 @@ struct WebSocketTransportTests {
         }
     }
 
-    @Test("the local source address is bound when asked")
+    @Test("the local source address is bound when asked, per transport or per connection")
     func localAddress() async throws {
         try await Harness.withServer { server in
             let local = try SocketAddress(ipAddress: "127.0.0.2", port: 0)
-            let (connection, events) = Harness.connect(try Harness.transport(port: server.port, localAddress: local))
+            let transport = try Harness.transport(port: server.port, localAddress: local)
+            let (connection, events) = Harness.connect(transport)
             #expect(try await events.next() == .connected)
             #expect(try await server.peers.next() == "127.0.0.2")
             connection.close(code: 1000)
+            // A per-connection address overrides the transport's.
+            let perCall = TestInbox<TransportEvent>()
+            let other = transport.openConnection(localAddress: try SocketAddress(ipAddress: "127.0.0.3", port: 0)) {
+                perCall.push($0)
+            }
+            #expect(try await perCall.next() == .connected)
+            #expect(try await server.peers.next() == "127.0.0.3")
+            other.close(code: 1000)
         }
     }
 
