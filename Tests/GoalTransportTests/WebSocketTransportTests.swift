@@ -158,4 +158,51 @@ struct WebSocketTransportTests {
             connection.close(code: 1000)
         }
     }
+
+    @Test("a message sent right behind the 101 arrives after .connected")
+    func eagerServer() async throws {
+        try await Harness.withServer { server in
+            let (connection, events) = Harness.connect(try Harness.transport(port: server.port, path: "/v1/eager"))
+            #expect(try await events.next() == .connected)
+            #expect(try await events.next().text == "welcome")
+            connection.close(code: 1000)
+            #expect(try await events.next() == .closed(code: 1000, reason: ""))
+        }
+    }
+
+    @Test("a peer that never answers close is dropped after closeTimeout with .closed(nil)")
+    func closeTimeout() async throws {
+        try await Harness.withServer { server in
+            let configuration = WebSocketTransportConfiguration(closeTimeout: .milliseconds(200))
+            let (connection, events) = Harness.connect(
+                try Harness.transport(port: server.port, configuration: configuration)
+            )
+            #expect(try await events.next() == .connected)
+            connection.send(Array(text: "deaf"))
+            #expect(try await events.next().text == "deaf")
+            connection.close(code: 1000)
+            guard case .closed(let code, let reason) = try await events.next() else {
+                Issue.record("expected .closed")
+                return
+            }
+            #expect(code == nil)
+            #expect(reason.contains("did not answer"))
+            #expect(try await server.observed.next() == "close:1000")
+        }
+    }
+
+    @Test("a frame with a reserved opcode closes with 1002")
+    func reservedOpcode() async throws {
+        try await Harness.withServer { server in
+            let (connection, events) = Harness.connect(try Harness.transport(port: server.port))
+            #expect(try await events.next() == .connected)
+            connection.send(Array(text: "opcode:3"))
+            guard case .closed(let code, _) = try await events.next() else {
+                Issue.record("expected .closed")
+                return
+            }
+            #expect(code == 1002)
+            #expect(try await server.observed.next() == "close:1002")
+        }
+    }
 }

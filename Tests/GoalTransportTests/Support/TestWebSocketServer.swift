@@ -7,7 +7,8 @@ import NIOWebSocket
 
 /// A scriptable WebSocket server over TLS on 127.0.0.1, port 0, for transport tests.
 ///
-/// `/v1/stream` upgrades; `/forbidden` is refused with 403; `GET /healthz` answers 200 "ok"; anything else 404.
+/// `/v1/stream` upgrades; `/v1/eager` upgrades and sends the text "welcome" at once (in the same flight as the 101);
+/// `/forbidden` is refused with 403; `GET /healthz` answers 200 "ok"; anything else 404.
 /// On a WebSocket, text messages are commands (see `ServerFrameHandler`), anything else is echoed. What the server
 /// observes (close codes, pongs, unmasked frames) is pushed to `observed`.
 ///
@@ -63,10 +64,10 @@ final class TestWebSocketServer: Sendable {
             maxFrameSize: 1 << 24,
             automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
-                let accept = head.uri == "/v1/stream"
+                let accept = head.uri == "/v1/stream" || head.uri == "/v1/eager"
                 return channel.eventLoop.makeSucceededFuture(accept ? HTTPHeaders() : nil)
             },
-            upgradePipelineHandler: { channel, _ in
+            upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     _ = sync.removeHandler(name: PlainHTTPHandler.name)
@@ -78,7 +79,8 @@ final class TestWebSocketServer: Sendable {
                             maxAccumulatedFrameSize: 1 << 24
                         )
                     )
-                    try sync.addHandler(ServerFrameHandler(observed: observed))
+                    let greeting = head.uri == "/v1/eager" ? "welcome" : nil
+                    try sync.addHandler(ServerFrameHandler(observed: observed, greeting: greeting))
                 }
             }
         )
