@@ -163,6 +163,18 @@ public final class TestWebSocketClient: Sendable {
         try await channel.writeAndFlush(frame).get()
     }
 
+    /// Stops reading from the socket (the server's writes back up into the kernel buffers and then its queues),
+    /// for slow-consumer tests. What was already read stays readable with `next`.
+    public func pauseReading() async throws {
+        try await channel.setOption(ChannelOptions.autoRead, value: false).get()
+    }
+
+    /// Reads from the socket again after `pauseReading()`.
+    public func resumeReading() async throws {
+        try await channel.setOption(ChannelOptions.autoRead, value: true).get()
+        channel.read()
+    }
+
     /// Drops the TCP connection without a close frame.
     public func disconnect() async {
         try? await channel.close().get()
