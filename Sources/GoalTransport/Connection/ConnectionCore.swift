@@ -34,7 +34,8 @@ final class ConnectionCore {
     private let events: @Sendable (TransportEvent) -> Void
 
     private(set) var phase = Phase.connecting
-    var channel: (any Channel)?
+    /// The channel that connected (set when TCP connects; nil while attempts are in flight).
+    private(set) var channel: (any Channel)?
     /// The frame handler's context once the upgrade completed; frames are written through it.
     var frameContext: ChannelHandlerContext?
     let observer = TLSHandshakeObserver()
@@ -100,7 +101,6 @@ final class ConnectionCore {
     }
 
     private func configurePipeline(_ channel: any Channel) throws {
-        self.channel = channel
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(tls.makeHandler(for: endpoint, observer: observer))
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
@@ -120,14 +120,22 @@ final class ConnectionCore {
     }
 
     private func tcpConnected(_ channel: any Channel) {
+        self.channel = channel
         if case .done = phase {
             // Timed out or closed while the TCP connect was completing.
             channel.close(promise: nil)
         }
     }
 
+    /// True for events from the channel this connection settled on. Connecting to a host name may try several
+    /// addresses (happy eyeballs), each attempt with its own handlers reporting here; until one wins, all count.
+    func isCurrent(_ channel: any Channel) -> Bool {
+        self.channel.map { $0 === channel } ?? true
+    }
+
     /// Called by the upgrader once the server answered 101: swaps the HTTP handler for the frame handlers.
     private func upgraded(_ channel: any Channel) throws {
+        guard isCurrent(channel) else { return }
         let sync = channel.pipeline.syncOperations
         _ = sync.removeHandler(name: UpgradeResponseHandler.name)
         try sync.addHandler(
