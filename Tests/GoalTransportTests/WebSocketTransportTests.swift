@@ -2,6 +2,7 @@ import GoalClient
 import GoalTestSupport
 import GoalTransport
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
 
@@ -203,6 +204,24 @@ struct WebSocketTransportTests {
             }
             #expect(code == 1002)
             #expect(try await server.observed.next() == "close:1002")
+        }
+    }
+
+    @Test("the upgrade request names the path, the Host and the configured extra headers")
+    func upgradeRequest() async throws {
+        try await Harness.withServer { server in
+            let configuration = WebSocketTransportConfiguration(extraHeaders: [("User-Agent", "goal-client/test")])
+            let (connection, events) = Harness.connect(
+                try Harness.transport(port: server.port, configuration: configuration)
+            )
+            #expect(try await events.next() == .connected)
+            let head = try await server.upgradeRequests.next()
+            #expect(head.method == .GET)
+            #expect(head.uri == "/v1/stream")
+            #expect(head.headers["Host"] == ["127.0.0.1:\(server.port)"])
+            #expect(head.headers["User-Agent"] == ["goal-client/test"])
+            #expect(head.headers["Sec-WebSocket-Version"] == ["13"])
+            connection.close(code: 1000)
         }
     }
 }

@@ -19,13 +19,22 @@ final class TestWebSocketServer: Sendable {
     let observed: TestInbox<String>
     /// The remote IP address of every accepted connection, in accept order.
     let peers: TestInbox<String>
+    /// The head of every upgrade request, in arrival order.
+    let upgradeRequests: TestInbox<HTTPRequestHead>
     private let channel: any Channel
 
-    private init(channel: any Channel, port: Int, observed: TestInbox<String>, peers: TestInbox<String>) {
+    private init(
+        channel: any Channel,
+        port: Int,
+        observed: TestInbox<String>,
+        peers: TestInbox<String>,
+        upgradeRequests: TestInbox<HTTPRequestHead>
+    ) {
         self.channel = channel
         self.port = port
         self.observed = observed
         self.peers = peers
+        self.upgradeRequests = upgradeRequests
     }
 
     static func start(
@@ -35,18 +44,25 @@ final class TestWebSocketServer: Sendable {
         let sslContext = try NIOSSLContext(configuration: certificates.serverTLSConfiguration)
         let observed = TestInbox<String>()
         let peers = TestInbox<String>()
+        let upgradeRequests = TestInbox<HTTPRequestHead>()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     peers.push(channel.remoteAddress?.ipAddress ?? "?")
-                    try configure(channel, sslContext: sslContext, observed: observed)
+                    try configure(channel, sslContext: sslContext, observed: observed, upgradeRequests: upgradeRequests)
                 }
             }
             .bind(host: host, port: 0)
             .get()
         guard let port = channel.localAddress?.port else { throw TestServerError.noPort }
-        return TestWebSocketServer(channel: channel, port: port, observed: observed, peers: peers)
+        return TestWebSocketServer(
+            channel: channel,
+            port: port,
+            observed: observed,
+            peers: peers,
+            upgradeRequests: upgradeRequests
+        )
     }
 
     func shutdown() async {
@@ -56,7 +72,8 @@ final class TestWebSocketServer: Sendable {
     private static func configure(
         _ channel: any Channel,
         sslContext: NIOSSLContext,
-        observed: TestInbox<String>
+        observed: TestInbox<String>,
+        upgradeRequests: TestInbox<HTTPRequestHead>
     ) throws {
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(NIOSSLServerHandler(context: sslContext))
@@ -64,6 +81,7 @@ final class TestWebSocketServer: Sendable {
             maxFrameSize: 1 << 24,
             automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
+                upgradeRequests.push(head)
                 let accept = head.uri == "/v1/stream" || head.uri == "/v1/eager"
                 return channel.eventLoop.makeSucceededFuture(accept ? HTTPHeaders() : nil)
             },
