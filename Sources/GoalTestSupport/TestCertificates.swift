@@ -73,7 +73,9 @@ public struct TestCertificates: Sendable {
         let serverPrivateKey = Certificate.PrivateKey(serverKey)
         var alternativeNames: [GeneralName] = serverNames.map { .dnsName($0) }
         alternativeNames.append(.ipAddress(ASN1OctetString(contentBytes: [127, 0, 0, 1])))
-        alternativeNames.append(.ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])))
+        alternativeNames.append(
+            .ipAddress(ASN1OctetString(contentBytes: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]))
+        )
         let server = try Certificate(
             version: .v3,
             serialNumber: Certificate.SerialNumber(),
@@ -88,7 +90,7 @@ public struct TestCertificates: Sendable {
                 Critical(KeyUsage(digitalSignature: true))
                 try ExtendedKeyUsage([.serverAuth])
                 SubjectAlternativeNames(alternativeNames)
-                AuthorityKeyIdentifier(keyIdentifier: try SubjectKeyIdentifier(hash: caPrivateKey.publicKey).keyIdentifier)
+                AuthorityKeyIdentifier(keyIdentifier: SubjectKeyIdentifier(hash: caPrivateKey.publicKey).keyIdentifier)
             },
             issuerPrivateKey: caPrivateKey
         )
@@ -117,7 +119,9 @@ public struct TestCertificates: Sendable {
     /// - Throws: File-system errors.
     @discardableResult
     public func write(to directory: String) throws -> (ca: String, certificate: String, key: String) {
-        let paths = (ca: directory + "/ca.pem", certificate: directory + "/server.pem", key: directory + "/server-key.pem")
+        let paths = (
+            ca: directory + "/ca.pem", certificate: directory + "/server.pem", key: directory + "/server-key.pem"
+        )
         try caPEM.write(toFile: paths.ca, atomically: true, encoding: .utf8)
         try serverCertificatePEM.write(toFile: paths.certificate, atomically: true, encoding: .utf8)
         try serverKeyPEM.write(toFile: paths.key, atomically: true, encoding: .utf8)

@@ -69,14 +69,14 @@ enum EndpointParser {
             }
             return (literal.lowercased(), after.dropFirst())
         }
+        if authority.filter({ $0 == ":" }).count > 1 {
+            throw fail(.invalidHost, "IPv6 addresses must be written in brackets, for example wss://[::1]:7443")
+        }
         let colon = authority.firstIndex(of: ":")
         let host = colon.map { authority[..<$0] } ?? authority
         let port = colon.map { authority[authority.index(after: $0)...] }
         if host.isEmpty {
             throw fail(.invalidHost, "the host is empty; write wss://HOST[:PORT][/PATH]")
-        }
-        if let port, port.contains(":") {
-            throw fail(.invalidHost, "IPv6 addresses must be written in brackets, for example wss://[::1]:7443")
         }
         guard host.allSatisfy(\.isHostNameCharacter), !host.hasPrefix("-"), !host.hasPrefix(".") else {
             throw fail(.invalidHost, "\"\(host)\" is not a valid host name")

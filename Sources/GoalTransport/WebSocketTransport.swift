@@ -10,7 +10,9 @@ public import NIOPosix
 /// roots, pinned fingerprint) is built once, here. A connection costs a channel, its handlers and one small state
 /// object: no task or thread per connection or per frame, so one transport can hold thousands (goal-load).
 ///
-/// Threading: immutable and `Sendable`; `connect` may be called from any thread, concurrently. Lifetime: the
+/// Threading: immutable and `Sendable`; `connect` may be called from any thread, concurrently. Each connection's
+/// events are delivered on its event loop: keep the callback short (hop elsewhere for real work), since other
+/// connections share that loop. Lifetime: the
 /// transport owns no connection; each connection lives until its terminal event. The event loop group must outlive
 /// the connections (the default, `MultiThreadedEventLoopGroup.singleton`, always does).
 public final class WebSocketTransport: Transport {

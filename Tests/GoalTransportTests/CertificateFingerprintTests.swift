@@ -16,10 +16,13 @@ struct CertificateFingerprintTests {
         #expect(try CertificateFingerprint(parsing: " \(plain)\n") == fingerprint)
     }
 
-    @Test("malformed fingerprints are refused with the reason", arguments: [
-        ("abcd", "64 digits"),
-        (String(repeating: "g", count: 64), "not a hex digit"),
-    ])
+    @Test(
+        "malformed fingerprints are refused with the reason",
+        arguments: [
+            ("abcd", "64 digits"),
+            (String(repeating: "g", count: 64), "not a hex digit"),
+        ]
+    )
     func refusesMalformed(_ text: String, _ reason: String) {
         #expect {
             _ = try CertificateFingerprint(parsing: text)
@@ -31,7 +34,10 @@ struct CertificateFingerprintTests {
     @Test("a missing CA file fails when the transport is made, naming the file")
     func missingCAFile() {
         #expect {
-            _ = try WebSocketTransport(endpoint: ServerEndpoint(host: "localhost"), security: .caFile("/nonexistent/ca.pem"))
+            _ = try WebSocketTransport(
+                endpoint: ServerEndpoint(host: "localhost"),
+                security: .caFile("/nonexistent/ca.pem")
+            )
         } throws: { error in
             (error as? TransportFailure)?.kind == .tls && "\(error)".contains("/nonexistent/ca.pem")
         }

@@ -14,8 +14,9 @@ struct TestWebSocketClientTests {
     @Test("text round trip, fragments sent by hand, and a client-initiated close")
     func roundTrip() async throws {
         try await Harness.withServer { server in
-            let client = try await TestWebSocketClient.connect(try connector(server))
+            let client = try await TestWebSocketClient.connect(try connector(server), headers: [("X-Test", "raw")])
             #expect(client.upgradeResponse.status == .switchingProtocols)
+            #expect(try await server.upgradeRequests.next().headers["X-Test"] == ["raw"])
             try await client.send(text: "hi")
             #expect(try await client.nextText() == "hi")
             try await client.send(frame: .text, fin: false, payload: Array("hel".utf8))

@@ -3,6 +3,7 @@ import GoalClient
 import GoalTestSupport
 import GoalTransport
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
 
@@ -107,6 +108,23 @@ struct WebSocketTransportFailureTests {
         let failure = try await events.next().failure
         try await silent.close().get()
         #expect(failure?.kind == .timeout)
+    }
+
+    @Test("a plaintext HTTP port fails with .tls asking whether it is a goald TLS port")
+    func plaintextPeer() async throws {
+        let plain = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(PlainHTTPHandler())
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let (_, events) = Harness.connect(try Harness.transport(port: plain.localAddress!.port!))
+        let failure = try await events.next().failure
+        try await plain.close().get()
+        #expect(failure?.kind == .tls)
+        #expect(failure?.message.contains("goald TLS port") == true)
     }
 
     @Test("close before the connection opens abandons it with one .closed(nil)")

@@ -29,4 +29,37 @@ struct WebSocketTransportLoadTests {
             #expect(echoed.allSatisfy { $0 })
         }
     }
+
+    @Test("sends from many threads at once on one connection all arrive, each sender's in order")
+    func concurrentSenders() async throws {
+        try await Harness.withServer { server in
+            let (connection, events) = Harness.connect(try Harness.transport(port: server.port))
+            let senders = 8
+            let perSender = 50
+            await withTaskGroup(of: Void.self) { group in
+                for sender in 0..<senders {
+                    group.addTask {
+                        for index in 0..<perSender { connection.send(Array(text: "\(sender):\(index)")) }
+                    }
+                }
+            }
+            var received: [Int: [Int]] = [:]
+            var count = 0
+            while count < senders * perSender {
+                let event = try await events.next()
+                if event == .connected { continue }
+                guard let text = event.text else {
+                    Issue.record("unexpected \(event)")
+                    return
+                }
+                let parts = text.split(separator: ":").compactMap { Int($0) }
+                received[parts[0], default: []].append(parts[1])
+                count += 1
+            }
+            for sender in 0..<senders {
+                #expect(received[sender] == Array(0..<perSender))
+            }
+            connection.close(code: 1000)
+        }
+    }
 }

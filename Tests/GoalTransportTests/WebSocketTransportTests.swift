@@ -2,6 +2,7 @@ import GoalClient
 import GoalTestSupport
 import GoalTransport
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
 
@@ -97,8 +98,12 @@ struct WebSocketTransportTests {
             for word in ["one", "two", "three"] { connection.send(Array(text: word)) }
             connection.ping()
             let received = try await events.collect { $0 == .pong }
-            #expect(received == [.connected, .message(Array(text: "one")), .message(Array(text: "two")),
-                .message(Array(text: "three")), .pong])
+            #expect(
+                received == [
+                    .connected, .message(Array(text: "one")), .message(Array(text: "two")),
+                    .message(Array(text: "three")), .pong,
+                ]
+            )
             connection.close(code: 1000)
         }
     }
@@ -123,23 +128,99 @@ struct WebSocketTransportTests {
         }
     }
 
-    @Test("the local source address is bound when asked")
+    @Test("the local source address is bound when asked, per transport or per connection")
     func localAddress() async throws {
         try await Harness.withServer { server in
             let local = try SocketAddress(ipAddress: "127.0.0.2", port: 0)
-            let (connection, events) = Harness.connect(try Harness.transport(port: server.port, localAddress: local))
+            let transport = try Harness.transport(port: server.port, localAddress: local)
+            let (connection, events) = Harness.connect(transport)
             #expect(try await events.next() == .connected)
             #expect(try await server.peers.next() == "127.0.0.2")
             connection.close(code: 1000)
+            // A per-connection address overrides the transport's.
+            let perCall = TestInbox<TransportEvent>()
+            let other = transport.openConnection(localAddress: try SocketAddress(ipAddress: "127.0.0.3", port: 0)) {
+                perCall.push($0)
+            }
+            #expect(try await perCall.next() == .connected)
+            #expect(try await server.peers.next() == "127.0.0.3")
+            other.close(code: 1000)
         }
     }
 
-    @Test("connects by host name (SNI, DNS name in the certificate) and by IPv6 literal (IP address in it)",
-        arguments: [("localhost", "127.0.0.1"), ("::1", "::1")])
+    @Test(
+        "connects by host name (SNI, DNS name in the certificate) and by IPv6 literal (IP address in it)",
+        arguments: [("localhost", "127.0.0.1"), ("::1", "::1")]
+    )
     func hostForms(_ host: String, _ listen: String) async throws {
         try await Harness.withServer(host: listen) { server in
             let (connection, events) = Harness.connect(try Harness.transport(port: server.port, host: host))
             #expect(try await events.next() == .connected)
+            connection.close(code: 1000)
+        }
+    }
+
+    @Test("a message sent right behind the 101 arrives after .connected")
+    func eagerServer() async throws {
+        try await Harness.withServer { server in
+            let (connection, events) = Harness.connect(try Harness.transport(port: server.port, path: "/v1/eager"))
+            #expect(try await events.next() == .connected)
+            #expect(try await events.next().text == "welcome")
+            connection.close(code: 1000)
+            #expect(try await events.next() == .closed(code: 1000, reason: ""))
+        }
+    }
+
+    @Test("a peer that never answers close is dropped after closeTimeout with .closed(nil)")
+    func closeTimeout() async throws {
+        try await Harness.withServer { server in
+            let configuration = WebSocketTransportConfiguration(closeTimeout: .milliseconds(200))
+            let (connection, events) = Harness.connect(
+                try Harness.transport(port: server.port, configuration: configuration)
+            )
+            #expect(try await events.next() == .connected)
+            connection.send(Array(text: "deaf"))
+            #expect(try await events.next().text == "deaf")
+            connection.close(code: 1000)
+            guard case .closed(let code, let reason) = try await events.next() else {
+                Issue.record("expected .closed")
+                return
+            }
+            #expect(code == nil)
+            #expect(reason.contains("did not answer"))
+            #expect(try await server.observed.next() == "close:1000")
+        }
+    }
+
+    @Test("a frame with a reserved opcode closes with 1002")
+    func reservedOpcode() async throws {
+        try await Harness.withServer { server in
+            let (connection, events) = Harness.connect(try Harness.transport(port: server.port))
+            #expect(try await events.next() == .connected)
+            connection.send(Array(text: "opcode:3"))
+            guard case .closed(let code, _) = try await events.next() else {
+                Issue.record("expected .closed")
+                return
+            }
+            #expect(code == 1002)
+            #expect(try await server.observed.next() == "close:1002")
+        }
+    }
+
+    @Test("the upgrade request names the path, the Host and the configured extra headers")
+    func upgradeRequest() async throws {
+        try await Harness.withServer { server in
+            let configuration = WebSocketTransportConfiguration(extraHeaders: [("User-Agent", "goal-client/test")])
+            let (connection, events) = Harness.connect(
+                try Harness.transport(port: server.port, configuration: configuration)
+            )
+            #expect(try await events.next() == .connected)
+            let head = try await server.upgradeRequests.next()
+            #expect(head.method == .GET)
+            #expect(head.uri == "/v1/stream")
+            #expect(head.headers["Host"] == ["127.0.0.1:\(server.port)"])
+            #expect(head.headers["User-Agent"] == ["goal-client/test"])
+            #expect(head.headers["Sec-WebSocket-Version"] == ["13"])
             connection.close(code: 1000)
         }
     }

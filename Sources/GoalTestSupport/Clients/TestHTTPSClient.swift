@@ -1,4 +1,4 @@
-public import GoalClient
+import GoalClient
 public import GoalTransport
 import NIOConcurrencyHelpers
 public import NIOCore

@@ -1,5 +1,5 @@
 import NIOConcurrencyHelpers
-public import NIOCore
+import NIOCore
 
 /// A TLS connection that sends and receives raw bytes, for tests that speak broken HTTP or WebSocket on purpose
 /// ("garbage before the upgrade", truncated frames, slowloris).
@@ -22,7 +22,7 @@ public final class TestRawTLSConnection: Sendable {
         self.inbox = inbox
     }
 
-    /// Connects over TLS (the handshake completes before the first bytes are sent).
+    /// Connects over TLS; bytes sent before the handshake completes are held back until it does.
     ///
     /// - Parameter connector: Host, port and trust.
     /// - Returns: The connection.

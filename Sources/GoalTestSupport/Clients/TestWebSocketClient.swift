@@ -1,5 +1,5 @@
-public import GoalClient
-public import GoalTransport
+import GoalClient
+import GoalTransport
 public import NIOCore
 public import NIOHTTP1
 import NIOPosix

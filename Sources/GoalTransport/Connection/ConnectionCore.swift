@@ -34,7 +34,8 @@ final class ConnectionCore {
     private let events: @Sendable (TransportEvent) -> Void
 
     private(set) var phase = Phase.connecting
-    var channel: (any Channel)?
+    /// The channel that connected (set when TCP connects; nil while attempts are in flight).
+    private(set) var channel: (any Channel)?
     /// The frame handler's context once the upgrade completed; frames are written through it.
     var frameContext: ChannelHandlerContext?
     let observer = TLSHandshakeObserver()
@@ -77,13 +78,19 @@ final class ConnectionCore {
         if let localAddress {
             bootstrap = bootstrap.bind(to: localAddress)
         }
-        bootstrap.channelInitializer { channel in
+        bootstrap = bootstrap.channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
                 try bound.value.configurePipeline(channel)
             }
         }
-        .connect(host: endpoint.host, port: endpoint.port)
-        .whenComplete { result in
+        // An IP literal needs no resolver (goal-load opens thousands of connections to 127.0.0.1).
+        let connected: EventLoopFuture<any Channel>
+        if endpoint.hostIsIPAddress, let address = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
+            connected = bootstrap.connect(to: address)
+        } else {
+            connected = bootstrap.connect(host: endpoint.host, port: endpoint.port)
+        }
+        connected.whenComplete { result in
             switch result {
             case .success(let channel):
                 bound.value.tcpConnected(channel)
@@ -94,7 +101,6 @@ final class ConnectionCore {
     }
 
     private func configurePipeline(_ channel: any Channel) throws {
-        self.channel = channel
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(tls.makeHandler(for: endpoint, observer: observer))
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
@@ -114,14 +120,22 @@ final class ConnectionCore {
     }
 
     private func tcpConnected(_ channel: any Channel) {
+        self.channel = channel
         if case .done = phase {
             // Timed out or closed while the TCP connect was completing.
             channel.close(promise: nil)
         }
     }
 
+    /// True for events from the channel this connection settled on. Connecting to a host name may try several
+    /// addresses (happy eyeballs), each attempt with its own handlers reporting here; until one wins, all count.
+    func isCurrent(_ channel: any Channel) -> Bool {
+        self.channel.map { $0 === channel } ?? true
+    }
+
     /// Called by the upgrader once the server answered 101: swaps the HTTP handler for the frame handlers.
     private func upgraded(_ channel: any Channel) throws {
+        guard isCurrent(channel) else { return }
         let sync = channel.pipeline.syncOperations
         _ = sync.removeHandler(name: UpgradeResponseHandler.name)
         try sync.addHandler(
@@ -167,7 +181,8 @@ final class ConnectionCore {
         guard case .connecting = phase else { return }
         let detail: String
         if head.status == .switchingProtocols {
-            detail = "the server answered 101 with an invalid WebSocket handshake (\(firstError.map { "\($0)" } ?? "?"))"
+            detail =
+                "the server answered 101 with an invalid WebSocket handshake (\(firstError.map { "\($0)" } ?? "?"))"
         } else {
             detail = "HTTP \(head.status.code) \(head.status.reasonPhrase) for \(endpoint.path)"
         }

@@ -32,17 +32,20 @@ final class UpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHandl
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // The upgrade handler passes the response on only when it did not upgrade.
-        if case .head(let head) = unwrapInboundIn(data) {
+        if case .head(let head) = unwrapInboundIn(data), core.isCurrent(context.channel) {
             core.upgradeRefused(head)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard core.isCurrent(context.channel) else { return }
         core.openingError(error)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        core.channelInactive()
+        if core.isCurrent(context.channel) {
+            core.channelInactive()
+        }
         context.fireChannelInactive()
     }
 }

@@ -76,17 +76,20 @@ public enum FailureClassifier {
     ) -> TransportFailure {
         let text = "\(error)"
         if text.contains("CERTIFICATE_VERIFY_FAILED") {
-            let advice =
+            let problem =
                 switch security {
                 case .systemTrust:
-                    "the system does not trust it; pass --ca-file with goald's CA certificate"
+                    "the system's CA store does not verify (another CA, expired or not yet valid)"
                 case .caFile(let path):
-                    "it does not chain to the CA in \(path); pass --ca-file with goald's CA certificate"
+                    "does not verify against the CA in \(path) (another CA, expired or not yet valid)"
                 default:
-                    "it does not chain to the given CA; pass --ca-file with goald's CA certificate"
+                    "does not verify against the given CA (another CA, expired or not yet valid)"
                 }
-            return TransportFailure(.tls, "certificate not trusted: \(endpoint.hostHeader) presented a certificate "
-                + "that \(advice), or pin its SHA-256 fingerprint")
+            return TransportFailure(
+                .tls,
+                "certificate not trusted: \(endpoint.hostHeader) presented a certificate that \(problem); "
+                    + "pass --ca-file with goald's CA certificate, or pin its SHA-256 fingerprint"
+            )
         }
         switch error {
         case .uncleanShutdown:

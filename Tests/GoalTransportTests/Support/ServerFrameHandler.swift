@@ -35,16 +35,27 @@ final class MaskCheckHandler: ChannelInboundHandler {
 /// - `big:N`: a text message of N bytes comes back in one frame.
 /// - `bigfragments:N:SIZE`: a text message of SIZE bytes comes back in N fragments.
 /// - `drop`: the server closes TCP without a close frame.
+/// - `deaf`: the server acknowledges with the text `deaf`, then never answers a close frame.
+/// - `opcode:N`: the server sends a frame with opcode N (3–7 and 11–15 are reserved).
 /// Anything else is echoed. Client pings get pongs; a client close is noted as `close:CODE` and echoed.
 final class ServerFrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundOut = WebSocketFrame
 
     private let observed: TestInbox<String>
+    private let greeting: String?
     private var sentClose = false
+    private var deaf = false
 
-    init(observed: TestInbox<String>) {
+    init(observed: TestInbox<String>, greeting: String? = nil) {
         self.observed = observed
+        self.greeting = greeting
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if let greeting {
+            send(.text, context.channel.allocator.buffer(string: greeting), context: context)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -65,6 +76,7 @@ final class ServerFrameHandler: ChannelInboundHandler {
         case .connectionClose:
             let close = CloseFramePayload(decoding: payload)
             observed.push("close:\(close.code.map(String.init) ?? "none")")
+            if deaf { return }
             let channel = context.channel
             if sentClose {
                 channel.close(promise: nil)
@@ -94,6 +106,12 @@ final class ServerFrameHandler: ChannelInboundHandler {
         case "bigfragments" where parts.count == 3:
             let bytes = [UInt8](repeating: UInt8(ascii: "y"), count: Int(parts[2])!)
             sendFragments(bytes, count: Int(parts[1])!, context: context)
+        case "deaf":
+            deaf = true
+            send(.text, allocator.buffer(string: "deaf"), context: context)
+        case "opcode" where parts.count == 2:
+            let opcode = WebSocketOpcode(encodedWebSocketOpcode: UInt8(parts[1])!)!
+            send(opcode, allocator.buffer(string: "?"), context: context)
         case "drop":
             context.close(promise: nil)
         default:

@@ -7,7 +7,8 @@ import NIOWebSocket
 
 /// A scriptable WebSocket server over TLS on 127.0.0.1, port 0, for transport tests.
 ///
-/// `/v1/stream` upgrades; `/forbidden` is refused with 403; `GET /healthz` answers 200 "ok"; anything else 404.
+/// `/v1/stream` upgrades; `/v1/eager` upgrades and sends the text "welcome" at once (in the same flight as the 101);
+/// `/forbidden` is refused with 403; `GET /healthz` answers 200 "ok"; anything else 404.
 /// On a WebSocket, text messages are commands (see `ServerFrameHandler`), anything else is echoed. What the server
 /// observes (close codes, pongs, unmasked frames) is pushed to `observed`.
 ///
@@ -18,13 +19,22 @@ final class TestWebSocketServer: Sendable {
     let observed: TestInbox<String>
     /// The remote IP address of every accepted connection, in accept order.
     let peers: TestInbox<String>
+    /// The head of every upgrade request, in arrival order.
+    let upgradeRequests: TestInbox<HTTPRequestHead>
     private let channel: any Channel
 
-    private init(channel: any Channel, port: Int, observed: TestInbox<String>, peers: TestInbox<String>) {
+    private init(
+        channel: any Channel,
+        port: Int,
+        observed: TestInbox<String>,
+        peers: TestInbox<String>,
+        upgradeRequests: TestInbox<HTTPRequestHead>
+    ) {
         self.channel = channel
         self.port = port
         self.observed = observed
         self.peers = peers
+        self.upgradeRequests = upgradeRequests
     }
 
     static func start(
@@ -34,18 +44,25 @@ final class TestWebSocketServer: Sendable {
         let sslContext = try NIOSSLContext(configuration: certificates.serverTLSConfiguration)
         let observed = TestInbox<String>()
         let peers = TestInbox<String>()
+        let upgradeRequests = TestInbox<HTTPRequestHead>()
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     peers.push(channel.remoteAddress?.ipAddress ?? "?")
-                    try configure(channel, sslContext: sslContext, observed: observed)
+                    try configure(channel, sslContext: sslContext, observed: observed, upgradeRequests: upgradeRequests)
                 }
             }
             .bind(host: host, port: 0)
             .get()
         guard let port = channel.localAddress?.port else { throw TestServerError.noPort }
-        return TestWebSocketServer(channel: channel, port: port, observed: observed, peers: peers)
+        return TestWebSocketServer(
+            channel: channel,
+            port: port,
+            observed: observed,
+            peers: peers,
+            upgradeRequests: upgradeRequests
+        )
     }
 
     func shutdown() async {
@@ -55,7 +72,8 @@ final class TestWebSocketServer: Sendable {
     private static func configure(
         _ channel: any Channel,
         sslContext: NIOSSLContext,
-        observed: TestInbox<String>
+        observed: TestInbox<String>,
+        upgradeRequests: TestInbox<HTTPRequestHead>
     ) throws {
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(NIOSSLServerHandler(context: sslContext))
@@ -63,10 +81,11 @@ final class TestWebSocketServer: Sendable {
             maxFrameSize: 1 << 24,
             automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
-                let accept = head.uri == "/v1/stream"
+                upgradeRequests.push(head)
+                let accept = head.uri == "/v1/stream" || head.uri == "/v1/eager"
                 return channel.eventLoop.makeSucceededFuture(accept ? HTTPHeaders() : nil)
             },
-            upgradePipelineHandler: { channel, _ in
+            upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     _ = sync.removeHandler(name: PlainHTTPHandler.name)
@@ -78,7 +97,8 @@ final class TestWebSocketServer: Sendable {
                             maxAccumulatedFrameSize: 1 << 24
                         )
                     )
-                    try sync.addHandler(ServerFrameHandler(observed: observed))
+                    let greeting = head.uri == "/v1/eager" ? "welcome" : nil
+                    try sync.addHandler(ServerFrameHandler(observed: observed, greeting: greeting))
                 }
             }
         )
@@ -101,6 +121,14 @@ final class PlainHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let name = "test.plain-http"
     private var uri = ""
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // NIO's protocol error handler has already answered 400; end the connection like a real server would.
+        // (A declined upgrade is also reported here; the request then arrives as a plain request.)
+        if error is HTTPParserError {
+            context.close(promise: nil)
+        }
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
@@ -117,8 +145,14 @@ final class PlainHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             var headers = HTTPHeaders()
             headers.add(name: "Content-Length", value: "\(body.utf8.count)")
             headers.add(name: "Connection", value: "close")
-            context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))), promise: nil)
+            context.write(
+                wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
+                promise: nil
+            )
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: body)))),
+                promise: nil
+            )
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
         }
