@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a command reads from and writes to outside its arguments: the environment, the working directory,
+/// whether standard output is a terminal, and where its output lines go. `live()` is the real process; tests pass
+/// their own so they never touch the process environment or standard output.
+///
+/// Value type, `Sendable`.
+struct CommandContext: Sendable {
+    var environment: [String: String]
+    var workingDirectory: String
+    /// True when standard output is a terminal (secrets are shown only then).
+    var standardOutputIsTerminal: Bool
+    /// Writes one line (a newline is added) to standard output.
+    var output: @Sendable (String) -> Void
+
+    /// The running process.
+    static func live() -> CommandContext {
+        CommandContext(
+            environment: ProcessInfo.processInfo.environment,
+            workingDirectory: FileManager.default.currentDirectoryPath,
+            standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
+            output: { line in
+                print(line)
+                fflush(stdout)
+            }
+        )
+    }
+}
+
+/// Collects a command's output lines (tests). `Sendable`: the lines sit behind a `Mutex`.
+final class OutputCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    /// Every line written so far.
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    /// A context writing here, with the given environment.
+    func context(
+        environment: [String: String] = [:],
+        workingDirectory: String,
+        terminal: Bool = false
+    ) -> CommandContext {
+        CommandContext(
+            environment: environment,
+            workingDirectory: workingDirectory,
+            standardOutputIsTerminal: terminal,
+            output: { [self] line in lines.withLock { $0.append(line) } }
+        )
+    }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GoalServer
+import Logging
+import Prometheus
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Goald {
+    /// `goald serve` (the default): prepares the state, runs the daemon until SIGTERM/SIGINT, reloads TLS on SIGHUP.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the daemon (the default subcommand).",
+            discussion: "Opens the store, loads or generates the TLS material, makes the first admin token, then "
+                + "listens on wss://HOST:PORT/v1/stream. SIGTERM or SIGINT shut it down gracefully (sessions "
+                + "drain); SIGHUP reloads the certificates."
+        )
+
+        @OptionGroup var state: StateOptions
+        @OptionGroup var serve: ServeOptions
+
+        func run() async throws {
+            let context = CommandContext.live()
+            let configuration = try await context.configuration(state: state, serve: serve)
+            LogBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
+            var logger = Logger(label: "goald")
+            logger.logLevel = configuration.logLevel
+            for variable in configuration.unknownEnvironmentVariables {
+                logger.warning("goald.config.unknown_variable", metadata: ["goal.config.variable": "\(variable)"])
+            }
+            do {
+                try await Self.serve(configuration, context: context, logger: logger)
+            } catch {
+                logger.critical("goald.failed", metadata: ["goal.error": "\(error)"])
+                throw CommandFailure("goald stopped: \(error)")
+            }
+        }
+
+        /// Prepares the state and runs the daemon in a `ServiceGroup` until graceful shutdown.
+        static func serve(_ configuration: EffectiveConfiguration, context: CommandContext, logger: Logger) async throws {
+            let server = configuration.server
+            let prepared = try StatePreparation.prepare(server, logger: logger)
+            let daemon = try GoalDaemon(
+                configuration: server,
+                prepared: prepared,
+                metricsRegistry: PrometheusCollectorRegistry(),
+                logger: logger
+            )
+            let reload = TLSReloadSignal(daemon: daemon, logger: logger)
+            defer { reload.cancel() }
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [.init(service: daemon)],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                )
+            )
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                tasks.addTask {
+                    let addresses = try await daemon.listeningAddresses()
+                    let banner = ServeBanner(
+                        configuration: server,
+                        addresses: addresses,
+                        fingerprint: prepared.tls.fingerprint,
+                        authorityCertificatePath: prepared.tls.authorityCertificatePath,
+                        firstAdminToken: prepared.firstAdminToken,
+                        showSecret: context.standardOutputIsTerminal
+                    )
+                    for line in banner.lines { context.output(line) }
+                }
+                // The group ends first only on failure or shutdown; the banner task ends once printed.
+                while let _ = try await tasks.next() {}
+            }
+        }
+    }
+}
+
+/// SIGHUP → `daemon.reloadTLS()`, through a DispatchSource so the handler runs on a queue, not in signal context.
+///
+/// Lifetime: from `init` until `cancel()`. `Sendable`: the source is only resumed and cancelled.
+final class TLSReloadSignal: Sendable {
+    private let source: any DispatchSourceSignal
+
+    init(daemon: GoalDaemon, logger: Logger) {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "goald.sighup"))
+        source.setEventHandler {
+            do {
+                try daemon.reloadTLS()
+                logger.info("goald.tls.reload_requested")
+            } catch {
+                logger.error("goald.tls.reload_failed", metadata: ["goal.error": "\(error)"])
+            }
+        }
+        source.resume()
+        self.source = source
+    }
+
+    func cancel() { source.cancel() }
+}
