@@ -19,7 +19,10 @@ struct Goald: AsyncParsableCommand {
             First start: goald makes the state directory, a development CA and server certificate under \
             <state>/tls, and an admin token in <state>/admin-token (mode 0600), then prints how to connect.
 
-            Keys (default) [environment variable]:
+            Every key and its default. In YAML a dotted key nests (limits: then maxConnectionsPerIP:); its \
+            environment variable is GOALD_ plus the key in upper snake case (limits.maxConnectionsPerIP → \
+            GOALD_LIMITS_MAX_CONNECTIONS_PER_IP, stateDir → GOALD_STATE_DIR); lists are comma-separated there and \
+            in --set. Config/goald.yaml explains each key.
             \(SettingHelp.keyTable)
             """,
         subcommands: [Serve.self, Token.self, CheckConfig.self, Backup.self, Restore.self],

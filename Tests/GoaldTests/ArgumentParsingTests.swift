@@ -66,7 +66,7 @@ struct ArgumentParsingTests {
             (["--set", "tls.privateKeyPEM=x"], "--set tls.privateKeyPEM: secrets are not accepted on the command line"),
             (["token", "create", "--name", "alice"], "Missing expected argument '--role <role>'"),
             (["token", "create", "--name", "alice", "--role", "owner"], "The value 'owner' is invalid for '--role <role>'"),
-            (["token", "create", "--name", "-x", "--role", "admin"], "it must start with a letter or a digit"),
+            (["token", "create", "--name", "_x", "--role", "admin"], "it must start with a letter or a digit"),
             (["token", "create", "--name", "al ice", "--role", "admin"], "character 3 (U+20) is not allowed"),
             (["token", "revoke"], "Missing expected argument '<name>'"),
             (["backup"], "Missing expected argument '<file>'"),
@@ -86,8 +86,7 @@ struct ArgumentParsingTests {
     func helpText() {
         let root = Goald.helpMessage()
         for setting in GoaldSettings.all {
-            #expect(root.contains(setting.key), "root help lacks \(setting.key)")
-            #expect(root.contains(setting.environmentName), "root help lacks \(setting.environmentName)")
+            #expect(root.contains("  \(setting.key)  "), "root help lacks \(setting.key)")
         }
         let serve = Goald.helpMessage(for: Goald.Serve.self)
         for flag in [

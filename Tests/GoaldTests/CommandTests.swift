@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import GoalModel
 import GoalServer
@@ -153,7 +154,8 @@ struct CommandTests {
         let after = try storage.recover()
         #expect(after.head == before.head)
         #expect(after.headDigest == before.headDigest)
-        #expect(after.state.allPlayers == before.state.allPlayers)
+        #expect(Set(after.state.allPlayers) == Set(before.state.allPlayers))
+        #expect(after.state.allPlayers.count == 3)
         #expect(after.epoch != before.epoch)
         #expect(restored.contains("New epoch \(after.epoch) (was \(before.epoch))."))
         #expect(try storage.tokens().map(\.name) == ["admin"])

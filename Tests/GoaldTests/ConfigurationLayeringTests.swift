@@ -1,7 +1,9 @@
+import ArgumentParser
 import Configuration
 import Foundation
 import GoalServer
 import GoalStore
+import Logging
 import Testing
 
 @testable import goald

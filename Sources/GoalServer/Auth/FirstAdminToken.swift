@@ -1,3 +1,4 @@
+import GoalModel
 public import GoalStore
 public import Logging
 

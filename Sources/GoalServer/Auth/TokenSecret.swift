@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// An access token's secret: 32 random bytes (256 bits) written as unpadded base64url, 43 characters.
 ///

@@ -44,13 +44,13 @@ package enum OwnerOnlyFile {
 
     /// Replaces the file at `path` atomically: writes a 0600 temporary file next to it, then renames it over `path`.
     /// - Parameter mode: The final mode (0600 for keys, 0644 for certificates).
-    package static func replace(_ path: String, with contents: [UInt8], mode: mode_t) throws(FileStepError) {
+    package static func replace(_ path: String, with contents: [UInt8], mode: Int) throws(FileStepError) {
         let temporary = path + ".new"
         guard unlink(temporary) == 0 || errno == ENOENT else {
             throw FileStepError(path: temporary, reason: String(cString: strerror(errno)))
         }
         try writeExclusively(contents, to: temporary)
-        guard chmod(temporary, mode) == 0, rename(temporary, path) == 0 else {
+        guard chmod(temporary, mode_t(mode)) == 0, rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw FileStepError(path: path, reason: reason)

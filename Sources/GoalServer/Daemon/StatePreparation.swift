@@ -62,8 +62,13 @@ public enum StatePreparation {
             lock.release()
             throw .storage(error)
         }
-        do {
-            let settings = try storage.durabilitySettings()
+        do throws(StatePreparationError) {
+            let settings: DurabilitySettings
+            do {
+                settings = try storage.durabilitySettings()
+            } catch {
+                throw .storage(error)
+            }
             logger.info(
                 "goald.store.opened",
                 metadata: [

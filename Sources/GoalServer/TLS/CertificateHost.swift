@@ -72,7 +72,8 @@ public enum CertificateHost: Hashable, Sendable, CustomStringConvertible {
             let text = bytes.withUnsafeBytes { raw in
                 inet_ntop(family, raw.baseAddress, &buffer, socklen_t(buffer.count))
             }
-            return text == nil ? bytes.map(String.init).joined(separator: ".") : String(cString: buffer)
+            guard text != nil else { return bytes.map(String.init).joined(separator: ".") }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
     }
 

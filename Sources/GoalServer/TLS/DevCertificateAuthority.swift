@@ -1,7 +1,7 @@
 public import Foundation
 import Crypto
 import SwiftASN1
-public import X509
+import X509
 
 #if canImport(Glibc)
 import Glibc
@@ -77,7 +77,7 @@ public struct DevCertificateAuthority: Sendable {
         }
         let (authority, authorityCreated) = try loadOrCreateAuthority(now: now)
         let reason = serverIssueReason(names: names, authority: authority, now: now)
-        if let reason {
+        if reason != nil {
             try issueServerCertificate(names: names, authority: authority, now: now)
         }
         return Outcome(authorityCreated: authorityCreated, serverIssued: reason)
@@ -250,11 +250,11 @@ public struct DevCertificateAuthority: Sendable {
         try write(Array((pem + "\n").utf8), to: path, mode: 0o644, exclusive: exclusive)
     }
 
-    private static func write(_ bytes: [UInt8], to path: String, mode: mode_t, exclusive: Bool) throws(TLSError) {
-        do {
+    private static func write(_ bytes: [UInt8], to path: String, mode: Int, exclusive: Bool) throws(TLSError) {
+        do throws(FileStepError) {
             if exclusive {
                 try OwnerOnlyFile.writeExclusively(bytes, to: path)
-                guard chmod(path, mode) == 0 else { throw FileStepError(path: path, reason: "chmod failed") }
+                guard chmod(path, mode_t(mode)) == 0 else { throw FileStepError(path: path, reason: "chmod failed") }
             } else {
                 try OwnerOnlyFile.replace(path, with: bytes, mode: mode)
             }

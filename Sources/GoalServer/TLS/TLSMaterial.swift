@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 public import NIOSSL
+import SwiftASN1
 import X509
 
 /// The listener's certificate chain and private key, loaded once from a `ServerConfiguration.TLSSource`, plus what

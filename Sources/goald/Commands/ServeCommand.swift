@@ -5,6 +5,7 @@ import GoalServer
 import Logging
 import Prometheus
 import ServiceLifecycle
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -86,8 +87,8 @@ extension Goald {
 
 /// SIGHUP → `daemon.reloadTLS()`, through a DispatchSource so the handler runs on a queue, not in signal context.
 ///
-/// Lifetime: from `init` until `cancel()`. `Sendable`: the source is only resumed and cancelled.
-final class TLSReloadSignal: Sendable {
+/// Lifetime: from `init` until `cancel()`. Owned by `serve`'s scope; not shared across tasks.
+final class TLSReloadSignal {
     private let source: any DispatchSourceSignal
 
     init(daemon: GoalDaemon, logger: Logger) {

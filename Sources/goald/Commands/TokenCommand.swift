@@ -40,12 +40,20 @@ extension Goald.Token {
 
         @OptionGroup var state: StateOptions
 
-        @Option(help: "The token's unique name: 1–64 ASCII letters, digits, '-', '_', '.', '@'; it authors the "
-            + "changesets its sessions commit.")
+        @Option(
+            help: ArgumentHelp(
+                "The token's unique name: 1–64 ASCII letters, digits, '-', '_', '.', '@'; it authors the "
+                    + "changesets its sessions commit."
+            )
+        )
         var name: String
 
-        @Option(help: "viewer (read), editor (create and edit players and matches, delete matches) or admin (also "
-            + "delete players and manage tokens).")
+        @Option(
+            help: ArgumentHelp(
+                "viewer (read), editor (create and edit players and matches, delete matches) or admin (also "
+                    + "delete players and manage tokens)."
+            )
+        )
         var role: RoleArgument
 
         func validate() throws {
@@ -157,6 +165,10 @@ enum TokenListing {
             var role: String
             var created: String
             var revoked: String?
+
+            enum CodingKeys: String, CodingKey {
+                case id, name, role, created, revoked
+            }
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)

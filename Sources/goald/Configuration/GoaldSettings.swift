@@ -38,8 +38,7 @@ enum GoaldSettings {
             key: stateDirKey,
             kind: .string,
             defaultValue: nil,
-            help: "State directory (database, tls/, admin-token). Default: $XDG_STATE_HOME/goald, else "
-                + "~/.local/state/goald.",
+            help: "State directory: goald.sqlite, tls/, admin-token, goald.lock (made with mode 0700).",
             flag: "--state-dir"
         ),
         Setting(

@@ -1,4 +1,5 @@
 import Configuration
+import Foundation
 
 /// One configuration key of goald: its dotted name (YAML path), type, default, help and, when it has one, its
 /// dedicated command-line flag. `GoaldSettings.all` lists every key; the loader, `check-config`, `--set`, the help

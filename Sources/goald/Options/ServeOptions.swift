@@ -25,7 +25,7 @@ struct ServeOptions: ParsableArguments {
     @Option(name: .customLong("metrics-host"), help: SettingHelp.help(for: "metrics.host", valueName: "address"))
     var metricsHost: String?
 
-    @Option(name: .customLong("metrics-port"), help: SettingHelp.help(for: "metrics.port"))
+    @Option(name: .customLong("metrics-port"), help: SettingHelp.help(for: "metrics.port", valueName: "port"))
     var metricsPort: Int?
 
     @Option(name: .customLong("log-level"), help: SettingHelp.help(for: "log.level", valueName: "level"))

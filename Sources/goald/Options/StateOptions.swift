@@ -1,5 +1,6 @@
 import ArgumentParser
 import Configuration
+import Foundation
 
 /// Options every subcommand shares: which YAML file, which state directory, and `--set KEY=VALUE` for any key.
 struct StateOptions: ParsableArguments {
@@ -76,13 +77,13 @@ enum SettingHelp {
         )
     }
 
-    /// The key table for `goald --help`.
+    /// The key table for `goald --help`: each key and its default.
     static var keyTable: String {
         let width = GoaldSettings.all.map(\.key.count).max() ?? 0
         return GoaldSettings.all.map { setting in
             let key = setting.key.padding(toLength: width, withPad: " ", startingAt: 0)
             let value = setting.key == GoaldSettings.stateDirKey ? "(see --state-dir)" : setting.defaultText
-            return "  \(key)  \(value)  [\(setting.environmentName)]"
+            return "  \(key)  \(value)"
         }
         .joined(separator: "\n")
     }
