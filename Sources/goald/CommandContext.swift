@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,28 +28,6 @@ struct CommandContext: Sendable {
             workingDirectory: FileManager.default.currentDirectoryPath,
             standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
             output: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-        )
-    }
-}
-
-/// Collects a command's output lines (tests). `Sendable`: the lines sit behind a `Mutex`.
-final class OutputCapture: Sendable {
-    private let lines = Mutex<[String]>([])
-
-    /// Every line written so far.
-    var text: String { lines.withLock { $0.joined(separator: "\n") } }
-
-    /// A context writing here, with the given environment.
-    func context(
-        environment: [String: String] = [:],
-        workingDirectory: String,
-        terminal: Bool = false
-    ) -> CommandContext {
-        CommandContext(
-            environment: environment,
-            workingDirectory: workingDirectory,
-            standardOutputIsTerminal: terminal,
-            output: { [self] line in lines.withLock { $0.append(line) } }
         )
     }
 }

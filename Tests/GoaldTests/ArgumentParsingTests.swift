@@ -9,7 +9,10 @@ struct ArgumentParsingTests {
     func defaultIsServe() throws {
         let command = try Goald.parseAsRoot([])
         #expect(command is Goald.Serve)
-        let withFlags = try #require(try Goald.parseAsRoot(["--port", "8443", "--public-host", "a.example", "--public-host", "192.0.2.1"]) as? Goald.Serve)
+        let withFlags = try #require(
+            try Goald.parseAsRoot(["--port", "8443", "--public-host", "a.example", "--public-host", "192.0.2.1"])
+                as? Goald.Serve
+        )
         #expect(withFlags.serve.port == 8443)
         #expect(withFlags.serve.publicHosts == ["a.example", "192.0.2.1"])
     }
@@ -56,16 +59,31 @@ struct ArgumentParsingTests {
         arguments: [
             (["--port", "70000"], "--port 70000 is out of range; allowed: 0…65535"),
             (["--port", "x"], "The value 'x' is invalid for '--port <port>'"),
-            (["--tls-certificate", "c.pem"], "--tls-certificate and --tls-private-key go together; give both or neither"),
+            (
+                ["--tls-certificate", "c.pem"],
+                "--tls-certificate and --tls-private-key go together; give both or neither"
+            ),
             (["--log-format", "xml"], "--log-format xml: expected text or json"),
-            (["--log-level", "loud"], "--log-level loud: expected one of trace, debug, info, notice, warning, error, critical"),
+            (
+                ["--log-level", "loud"],
+                "--log-level loud: expected one of trace, debug, info, notice, warning, error, critical"
+            ),
             (["--set", "limits.maxConnectionsPerIP"], "--set limits.maxConnectionsPerIP: expected KEY=VALUE"),
-            (["--set", "limits.nope=1"], "--set limits.nope=1: unknown key \"limits.nope\"; `goald --help` lists the keys"),
+            (
+                ["--set", "limits.nope=1"],
+                "--set limits.nope=1: unknown key \"limits.nope\"; `goald --help` lists the keys"
+            ),
             (["--set", "limits.maxconnectionsperip=1"], "(did you mean limits.maxConnectionsPerIP?)"),
             (["--set", "port=abc"], "--set port=abc: \"abc\" is not an integer"),
-            (["--set", "tls.privateKeyPEM=x"], "--set tls.privateKeyPEM: secrets are not accepted on the command line"),
+            (
+                ["--set", "tls.privateKeyPEM=x"],
+                "--set tls.privateKeyPEM: secrets are not accepted on the command line"
+            ),
             (["token", "create", "--name", "alice"], "Missing expected argument '--role <role>'"),
-            (["token", "create", "--name", "alice", "--role", "owner"], "The value 'owner' is invalid for '--role <role>'"),
+            (
+                ["token", "create", "--name", "alice", "--role", "owner"],
+                "The value 'owner' is invalid for '--role <role>'"
+            ),
             (["token", "create", "--name", "_x", "--role", "admin"], "it must start with a letter or a digit"),
             (["token", "create", "--name", "al ice", "--role", "admin"], "character 3 (U+20) is not allowed"),
             (["token", "revoke"], "Missing expected argument '<name>'"),

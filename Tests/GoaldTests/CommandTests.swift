@@ -31,7 +31,11 @@ struct CommandTests {
     func tokenLifecycle() async throws {
         let directory = try TemporaryDirectory()
         let state = ["--state-dir", directory.file("state")]
-        let secret = try await run(Goald.Token.Create.self, ["token", "create", "--name", "alice", "--role", "editor"] + state, in: directory)
+        let secret = try await run(
+            Goald.Token.Create.self,
+            ["token", "create", "--name", "alice", "--role", "editor"] + state,
+            in: directory
+        )
         #expect(TokenSecret(text: secret)?.text == secret)
 
         let explained = try await run(
@@ -41,7 +45,11 @@ struct CommandTests {
             terminal: true
         )
         #expect(explained.contains("Created token \"bob\" (role viewer)."))
-        #expect(explained.contains("goal-client login --server wss://127.0.0.1:7443 --ca-file \(directory.file("state"))/tls/ca.pem"))
+        #expect(
+            explained.contains(
+                "goal-client login --server wss://127.0.0.1:7443 --ca-file \(directory.file("state"))/tls/ca.pem"
+            )
+        )
 
         let table = try await run(Goald.Token.List.self, ["token", "list"] + state, in: directory)
         #expect(table.contains("alice") && table.contains("editor") && table.contains("valid"))
@@ -70,9 +78,17 @@ struct CommandTests {
     func tokenErrors() async throws {
         let directory = try TemporaryDirectory()
         let state = ["--state-dir", directory.file("state")]
-        _ = try await run(Goald.Token.Create.self, ["token", "create", "--name", "carol", "--role", "admin"] + state, in: directory)
+        _ = try await run(
+            Goald.Token.Create.self,
+            ["token", "create", "--name", "carol", "--role", "admin"] + state,
+            in: directory
+        )
         let taken = await #expect(throws: TokenAdministrationError.self) {
-            _ = try await self.run(Goald.Token.Create.self, ["token", "create", "--name", "carol", "--role", "viewer"] + state, in: directory)
+            _ = try await self.run(
+                Goald.Token.Create.self,
+                ["token", "create", "--name", "carol", "--role", "viewer"] + state,
+                in: directory
+            )
         }
         #expect(taken?.code == .nameTaken)
         let unknown = await #expect(throws: TokenAdministrationError.self) {
@@ -116,7 +132,12 @@ struct CommandTests {
                 as? Goald.CheckConfig
         )
         await #expect(throws: (any Error).self) {
-            try await failing.run(in: output.context(environment: ["HOME": directory.path, "GOALD_PROT": "1"], workingDirectory: directory.path))
+            try await failing.run(
+                in: output.context(
+                    environment: ["HOME": directory.path, "GOALD_PROT": "1"],
+                    workingDirectory: directory.path
+                )
+            )
         }
         #expect(output.text.contains("problem: tls.certificateFile: \(directory.file("missing.pem")) does not exist"))
         #expect(output.text.contains("problem: tls.privateKeyFile: \(directory.file("k.pem")) does not exist"))
@@ -169,7 +190,11 @@ struct CommandTests {
             _ = try await self.run(Goald.Backup.self, ["backup", "b.sqlite"] + state, in: directory)
         }
         #expect(missing?.description.hasPrefix("no database at \(directory.file("state/goald.sqlite"))") == true)
-        _ = try await run(Goald.Token.Create.self, ["token", "create", "--name", "x", "--role", "viewer"] + state, in: directory)
+        _ = try await run(
+            Goald.Token.Create.self,
+            ["token", "create", "--name", "x", "--role", "viewer"] + state,
+            in: directory
+        )
         try "taken".write(toFile: directory.file("b.sqlite"), atomically: true, encoding: .utf8)
         let exists = await #expect(throws: StorageError.self) {
             _ = try await self.run(Goald.Backup.self, ["backup", "b.sqlite"] + state, in: directory)

@@ -11,7 +11,10 @@ import Testing
 @Suite("Configuration layers: defaults < file < environment < flags")
 struct ConfigurationLayeringTests {
     private func sources(_ directory: TemporaryDirectory, environment: [String: String] = [:]) -> ConfigurationSources {
-        ConfigurationSources(environment: ["HOME": directory.path].merging(environment) { $1 }, workingDirectory: directory.path)
+        ConfigurationSources(
+            environment: ["HOME": directory.path].merging(environment) { $1 },
+            workingDirectory: directory.path
+        )
     }
 
     private func writeConfig(_ directory: TemporaryDirectory, _ yaml: String) throws {
@@ -28,7 +31,9 @@ struct ConfigurationLayeringTests {
         #expect(loaded.logFormat == .text)
         #expect(loaded.configFile == nil)
         #expect(loaded.settings.allSatisfy { $0.layer == .defaults || $0.value == nil })
-        let xdg = try await EffectiveConfiguration.load(sources(directory, environment: ["XDG_STATE_HOME": "/srv/state"]))
+        let xdg = try await EffectiveConfiguration.load(
+            sources(directory, environment: ["XDG_STATE_HOME": "/srv/state"])
+        )
         #expect(xdg.server.stateDirectory == "/srv/state/goald")
     }
 
@@ -69,7 +74,8 @@ struct ConfigurationLayeringTests {
         var layered = sources(
             directory,
             environment: [
-                "GOALD_PORT": "2002", "GOALD_LIMITS_MAX_CONNECTIONS_PER_IP": "22", "GOALD_PUBLIC_HOSTS": "env.example, 192.0.2.9",
+                "GOALD_PORT": "2002", "GOALD_LIMITS_MAX_CONNECTIONS_PER_IP": "22",
+                "GOALD_PUBLIC_HOSTS": "env.example, 192.0.2.9",
                 "GOALD_STATE_DIR": "/env/state",
             ]
         )
@@ -124,7 +130,9 @@ struct ConfigurationLayeringTests {
         }
         let problems = error?.problems.map(\.description) ?? []
         #expect(problems.contains("port (environment GOALD_PORT): \"seventy\" is not an integer"))
-        #expect(problems.contains("metrics.enabled (environment GOALD_METRICS_ENABLED): \"maybe\" is not true or false"))
+        #expect(
+            problems.contains("metrics.enabled (environment GOALD_METRICS_ENABLED): \"maybe\" is not true or false")
+        )
         #expect(
             problems.contains(
                 "limits.maxConnectionsPerIP (file \(directory.file("Config/goald.yaml"))): the value is not an integer"
@@ -149,11 +157,29 @@ struct ConfigurationLayeringTests {
         let error = await #expect(throws: ConfigurationError.self) { try await EffectiveConfiguration.load(bad) }
         let problems = error?.problems.map(\.description) ?? []
         #expect(problems.contains("port (environment GOALD_PORT): 70000 is out of range; allowed: 0…65535"))
-        #expect(problems.contains("limits.sessionQueueBytes (environment GOALD_LIMITS_SESSION_QUEUE_BYTES): 0 must be positive (at least 1)"))
-        #expect(problems.contains("limits.mutationBurst (environment GOALD_LIMITS_MUTATION_BURST): -1 must be a positive number"))
-        #expect(problems.contains { $0.hasPrefix("metrics.host (environment GOALD_METRICS_HOST): \"0.0.0.0\" is not a loopback address") })
-        #expect(problems.contains { $0.hasPrefix("log.level (environment GOALD_LOG_LEVEL): \"loud\" is not one of trace") })
-        #expect(problems.contains { $0.hasPrefix("publicHosts (environment GOALD_PUBLIC_HOSTS): public host \"bad_host!\" is invalid") })
+        #expect(
+            problems.contains(
+                "limits.sessionQueueBytes (environment GOALD_LIMITS_SESSION_QUEUE_BYTES): 0 must be positive (at least 1)"
+            )
+        )
+        #expect(
+            problems.contains(
+                "limits.mutationBurst (environment GOALD_LIMITS_MUTATION_BURST): -1 must be a positive number"
+            )
+        )
+        #expect(
+            problems.contains {
+                $0.hasPrefix("metrics.host (environment GOALD_METRICS_HOST): \"0.0.0.0\" is not a loopback address")
+            }
+        )
+        #expect(
+            problems.contains { $0.hasPrefix("log.level (environment GOALD_LOG_LEVEL): \"loud\" is not one of trace") }
+        )
+        #expect(
+            problems.contains {
+                $0.hasPrefix("publicHosts (environment GOALD_PUBLIC_HOSTS): public host \"bad_host!\" is invalid")
+            }
+        )
         #expect(problems.contains("tls.privateKeyFile: is required when tls.certificateFile is set"))
         #expect(problems.contains("retention.chunkSize (flag --set): 0 must be positive (at least 1)"))
         #expect(problems.count == 8)
@@ -165,19 +191,34 @@ struct ConfigurationLayeringTests {
         var missing = sources(directory)
         missing.configFile = "nowhere.yaml"
         let notFound = await #expect(throws: ConfigurationError.self) { try await EffectiveConfiguration.load(missing) }
-        #expect(notFound?.problems.map(\.description) == ["--config: the config file \(directory.file("nowhere.yaml")) does not exist"])
+        #expect(
+            notFound?.problems.map(\.description) == [
+                "--config: the config file \(directory.file("nowhere.yaml")) does not exist"
+            ]
+        )
         try writeConfig(directory, "port: [1, 2\n")
-        let broken = await #expect(throws: ConfigurationError.self) { try await EffectiveConfiguration.load(self.sources(directory)) }
-        #expect(broken?.problems.first?.description.hasPrefix("file \(directory.file("Config/goald.yaml")): cannot be read as YAML") == true)
+        let broken = await #expect(throws: ConfigurationError.self) {
+            try await EffectiveConfiguration.load(self.sources(directory))
+        }
+        #expect(
+            broken?.problems.first?.description.hasPrefix(
+                "file \(directory.file("Config/goald.yaml")): cannot be read as YAML"
+            ) == true
+        )
     }
 
     @Test("environment names follow swift-configuration's spelling; unknown GOALD_ variables are reported")
     func environmentNames() {
         #expect(GoaldSettings.setting("stateDir")?.environmentName == "GOALD_STATE_DIR")
-        #expect(GoaldSettings.setting("limits.maxConnectionsPerIP")?.environmentName == "GOALD_LIMITS_MAX_CONNECTIONS_PER_IP")
+        #expect(
+            GoaldSettings.setting("limits.maxConnectionsPerIP")?.environmentName
+                == "GOALD_LIMITS_MAX_CONNECTIONS_PER_IP"
+        )
         #expect(GoaldSettings.setting("tls.privateKeyPEM")?.environmentName == "GOALD_TLS_PRIVATE_KEY_PEM")
         #expect(
-            ConfigurationLoader.unknownEnvironmentVariables(["GOALD_PROT": "1", "GOALD_PORT": "2", "GOALD_CONFIG": "x", "HOME": "/"])
+            ConfigurationLoader.unknownEnvironmentVariables([
+                "GOALD_PROT": "1", "GOALD_PORT": "2", "GOALD_CONFIG": "x", "HOME": "/",
+            ])
                 == ["GOALD_PROT"]
         )
     }

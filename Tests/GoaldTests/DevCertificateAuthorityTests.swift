@@ -37,7 +37,11 @@ struct DevCertificateAuthorityTests {
                 .ipAddress([0x20, 0x01, 0x0d, 0xb8] + Array(repeating: 0, count: 11) + [1]),
             ]
         )
-        #expect(names.map(\.description).sorted() == ["127.0.0.1", "192.0.2.7", "2001:db8::1", "::1", "goal.example.com", "localhost"])
+        #expect(
+            names.map(\.description).sorted() == [
+                "127.0.0.1", "192.0.2.7", "2001:db8::1", "::1", "goal.example.com", "localhost",
+            ]
+        )
     }
 
     @Test("the server certificate verifies against the CA with swift-certificates' Verifier")
@@ -45,7 +49,9 @@ struct DevCertificateAuthorityTests {
         let directory = try TemporaryDirectory()
         let authority = DevCertificateAuthority(directory: directory.file("tls"))
         try authority.ensure(publicHosts: ["goal.example.com"])
-        let root = try Certificate(pemEncoded: String(contentsOfFile: authority.authorityCertificatePath, encoding: .utf8))
+        let root = try Certificate(
+            pemEncoded: String(contentsOfFile: authority.authorityCertificatePath, encoding: .utf8)
+        )
         let leaf = try Certificate(pemEncoded: String(contentsOfFile: authority.serverCertificatePath, encoding: .utf8))
         for name in ["localhost", "goal.example.com"] {
             var verifier = Verifier(rootCertificates: CertificateStore([root])) {
@@ -129,8 +135,10 @@ struct DevCertificateAuthorityTests {
         let directory = try TemporaryDirectory()
         let authority = DevCertificateAuthority(directory: directory.file("tls"))
         let error = #expect(throws: TLSError.self) { try authority.ensure(publicHosts: ["bad host"]) }
-        #expect(error?.description == "public host \"bad host\" is invalid: it contains \" \"; only letters, digits, "
-            + "hyphens and dots; give a DNS name (goal.example.com) or an IP address")
+        #expect(
+            error?.description == "public host \"bad host\" is invalid: it contains \" \"; only letters, digits, "
+                + "hyphens and dots; give a DNS name (goal.example.com) or an IP address"
+        )
         #expect(!FileManager.default.fileExists(atPath: authority.authorityCertificatePath))
     }
 }

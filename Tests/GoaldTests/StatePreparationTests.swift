@@ -40,7 +40,10 @@ struct StatePreparationTests {
         let error = #expect(throws: StatePreparationError.self) {
             try StatePreparation.prepare(configuration, logger: silentLogger)
         }
-        #expect(error?.description.contains("in use by another goald (pid \(ProcessInfo.processInfo.processIdentifier))") == true)
+        #expect(
+            error?.description.contains("in use by another goald (pid \(ProcessInfo.processInfo.processIdentifier))")
+                == true
+        )
         try first.close()
         try StatePreparation.prepare(configuration, logger: silentLogger).close()
     }
@@ -52,7 +55,9 @@ struct StatePreparationTests {
         let first = try StatePreparation.prepare(configuration, logger: silentLogger)
         let secret = try #require(first.firstAdminToken)
         try first.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: configuration.databasePath + suffix) }
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: configuration.databasePath + suffix)
+        }
 
         let second = try StatePreparation.prepare(configuration, logger: silentLogger)
         #expect(second.firstAdminToken == nil)
@@ -71,7 +76,10 @@ struct StatePreparationTests {
         let malformed = #expect(throws: StatePreparationError.self) {
             try StatePreparation.prepare(configuration, logger: silentLogger)
         }
-        #expect(malformed?.description.contains("\(configuration.adminTokenPath): it exists but does not hold a token") == true)
+        #expect(
+            malformed?.description.contains("\(configuration.adminTokenPath): it exists but does not hold a token")
+                == true
+        )
         #expect(try String(contentsOfFile: configuration.adminTokenPath, encoding: .utf8) == "garbage\n")
 
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configuration.adminTokenPath)
@@ -95,7 +103,9 @@ struct StatePreparationTests {
         #expect(TokenSecret(text: "short") == nil)
         #expect(TokenSecret(text: String(repeating: "=", count: 43)) == nil)
         // SHA-256("abc"), the FIPS 180-2 example.
-        #expect(TokenSecret.hash(presented: "abc").map { String(format: "%02x", $0) }.joined()
-            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            TokenSecret.hash(presented: "abc").map { String(format: "%02x", $0) }.joined()
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        )
     }
 }

@@ -54,8 +54,10 @@ struct TLSMaterialTests {
             tls: .files(certificate: directory.file("nope.pem"), privateKey: directory.file("nope-key.pem"))
         )
         let unreadable = #expect(throws: TLSError.self) { try TLSMaterial.load(for: missing) }
-        #expect(unreadable?.description == "cannot read \(directory.file("nope.pem")): no such file. Check the path "
-            + "and that goald's user may read it")
+        #expect(
+            unreadable?.description == "cannot read \(directory.file("nope.pem")): no such file. Check the path "
+                + "and that goald's user may read it"
+        )
 
         try "not a certificate\n".write(toFile: directory.file("junk.pem"), atomically: true, encoding: .utf8)
         let junk = ServerConfiguration(

@@ -4,6 +4,7 @@ import GoalServer
 import GoalStore
 import GoalWire
 import Logging
+import Synchronization
 
 @testable import goald
 
@@ -12,7 +13,8 @@ final class TemporaryDirectory {
     let path: String
 
     init() throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("goald-tests-\(UUID().uuidString.lowercased())").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -62,4 +64,26 @@ func addPlayers(_ names: [String], to storage: SQLiteLeagueStorage) throws {
 /// A test configuration: everything default but the state directory.
 func testConfiguration(_ directory: TemporaryDirectory, publicHosts: [String] = []) -> ServerConfiguration {
     ServerConfiguration(port: 0, stateDirectory: directory.file("state"), publicHosts: publicHosts)
+}
+
+/// Collects a command's output lines (tests). `Sendable`: the lines sit behind a `Mutex`.
+final class OutputCapture: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    /// Every line written so far.
+    var text: String { lines.withLock { $0.joined(separator: "\n") } }
+
+    /// A context writing here, with the given environment.
+    func context(
+        environment: [String: String] = [:],
+        workingDirectory: String,
+        terminal: Bool = false
+    ) -> CommandContext {
+        CommandContext(
+            environment: environment,
+            workingDirectory: workingDirectory,
+            standardOutputIsTerminal: terminal,
+            output: { [self] line in lines.withLock { $0.append(line) } }
+        )
+    }
 }

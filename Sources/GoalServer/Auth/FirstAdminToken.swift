@@ -32,7 +32,10 @@ extension TokenAdministration {
         do {
             try OwnerOnlyFile.writeExclusively(Array((secret.text + "\n").utf8), to: path)
         } catch {
-            throw .adminTokenFile(path: path, reason: error.exists ? "appeared while goald was writing it" : error.reason)
+            throw .adminTokenFile(
+                path: path,
+                reason: error.exists ? "appeared while goald was writing it" : error.reason
+            )
         }
         do {
             _ = try administration.register(name: "admin", role: .admin, secret: secret)

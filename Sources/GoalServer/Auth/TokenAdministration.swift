@@ -32,7 +32,8 @@ public struct TokenAdministration: Sendable {
     /// - Parameters:
     ///   - storage: The open store.
     ///   - now: The clock stamping `created` and `revoked` (tests pass a fixed one).
-    public init(storage: SQLiteLeagueStorage, now: @escaping @Sendable () -> Timestamp = TokenAdministration.wallClock) {
+    public init(storage: SQLiteLeagueStorage, now: @escaping @Sendable () -> Timestamp = TokenAdministration.wallClock)
+    {
         self.storage = storage
         self.now = now
     }

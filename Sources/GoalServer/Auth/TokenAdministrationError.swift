@@ -30,9 +30,13 @@ public struct TokenAdministrationError: Error, Hashable, Sendable, CustomStringC
         TokenAdministrationError(.invalidName(name: name, reason: reason))
     }
     /// Another token (valid or revoked) has this name.
-    public static func nameTaken(_ name: String) -> TokenAdministrationError { TokenAdministrationError(.nameTaken(name)) }
+    public static func nameTaken(_ name: String) -> TokenAdministrationError {
+        TokenAdministrationError(.nameTaken(name))
+    }
     /// No token has this name.
-    public static func notFound(_ name: String) -> TokenAdministrationError { TokenAdministrationError(.notFound(name)) }
+    public static func notFound(_ name: String) -> TokenAdministrationError {
+        TokenAdministrationError(.notFound(name))
+    }
     /// The first admin token's file could not be written or is unsafe.
     public static func adminTokenFile(path: String, reason: String) -> TokenAdministrationError {
         TokenAdministrationError(.adminTokenFile(path: path, reason: reason))

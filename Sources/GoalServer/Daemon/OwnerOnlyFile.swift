@@ -17,7 +17,9 @@ package enum OwnerOnlyFile {
     package static func createDirectory(_ path: String) throws(FileStepError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FileStepError(path: path, reason: "exists and is not a directory") }
+            guard isDirectory.boolValue else {
+                throw FileStepError(path: path, reason: "exists and is not a directory")
+            }
             return
         }
         do {
@@ -74,9 +76,8 @@ package enum OwnerOnlyFile {
 
     /// The permission bits of `path` (e.g. 0o600), or nil when it cannot be examined.
     package static func permissions(of path: String) -> Int? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return Int(status.st_mode) & 0o7777
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return (attributes?[.posixPermissions] as? NSNumber).map { $0.intValue & 0o7777 }
     }
 
     private static func writeAll(_ contents: [UInt8], to descriptor: Int32, path: String) throws(FileStepError) {

@@ -20,7 +20,9 @@ public enum CertificateHost: Hashable, Sendable, CustomStringConvertible {
     case ipAddress([UInt8])
 
     /// The names every generated server certificate covers: localhost, 127.0.0.1 and ::1.
-    public static let loopback: [CertificateHost] = [.dnsName("localhost"), .ipAddress([127, 0, 0, 1]), .ipAddress(ipv6Loopback)]
+    public static let loopback: [CertificateHost] = [
+        .dnsName("localhost"), .ipAddress([127, 0, 0, 1]), .ipAddress(ipv6Loopback),
+    ]
 
     private static let ipv6Loopback: [UInt8] = Array(repeating: 0, count: 15) + [1]
 
@@ -94,12 +96,17 @@ public enum CertificateHost: Hashable, Sendable, CustomStringConvertible {
         guard !name.isEmpty else { throw .invalidHost(original, reason: "it is empty") }
         guard name.utf8.count <= 253 else { throw .invalidHost(original, reason: "longer than 253 characters") }
         for label in name.split(separator: ".", omittingEmptySubsequences: false) {
-            guard !label.isEmpty else { throw .invalidHost(original, reason: "it has an empty label (\"..\" or a dot at an end)") }
-            guard label.utf8.count <= 63 else { throw .invalidHost(original, reason: "the label \"\(label)\" is longer than 63 characters") }
+            guard !label.isEmpty else {
+                throw .invalidHost(original, reason: "it has an empty label (\"..\" or a dot at an end)")
+            }
+            guard label.utf8.count <= 63 else {
+                throw .invalidHost(original, reason: "the label \"\(label)\" is longer than 63 characters")
+            }
             guard label.first != "-", label.last != "-" else {
                 throw .invalidHost(original, reason: "the label \"\(label)\" starts or ends with a hyphen")
             }
-            if let bad = label.first(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "*")) }) {
+            if let bad = label.first(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "*")) })
+            {
                 throw .invalidHost(original, reason: "it contains \"\(bad)\"; only letters, digits, hyphens and dots")
             }
         }

@@ -28,7 +28,8 @@ public struct TLSMaterial: Sendable {
     /// and server certificate under `configuration.generatedTLSDirectory` (see `DevCertificateAuthority`).
     /// - Parameter now: The current time (tests pass another).
     /// - Throws: `TLSError` naming the file and what is wrong.
-    public static func load(for configuration: ServerConfiguration, now: Date = Date()) throws(TLSError) -> TLSMaterial {
+    public static func load(for configuration: ServerConfiguration, now: Date = Date()) throws(TLSError) -> TLSMaterial
+    {
         switch configuration.tls {
         case .generated:
             let authority = DevCertificateAuthority(directory: configuration.generatedTLSDirectory)
@@ -108,7 +109,8 @@ public struct TLSMaterial: Sendable {
             throw .invalidPEM(path: certificateOrigin, expected: "an X.509 certificate", detail: "\(error)")
         }
         // swift-certificates reads P-256/384/521, RSA and Ed25519 keys; a key it cannot read is left to BoringSSL.
-        if let parsedKey = try? Certificate.PrivateKey(pemEncoded: keyPEM), parsedKey.publicKey != parsedLeaf.publicKey {
+        if let parsedKey = try? Certificate.PrivateKey(pemEncoded: keyPEM), parsedKey.publicKey != parsedLeaf.publicKey
+        {
             throw .keyMismatch(certificate: certificateOrigin, key: keyOrigin)
         }
         return TLSMaterial(

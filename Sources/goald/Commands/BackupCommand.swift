@@ -21,7 +21,9 @@ extension Goald {
         func run(in context: CommandContext) async throws {
             let configuration = try await context.configuration(state: state).server
             guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
-                throw CommandFailure("no database at \(configuration.databasePath); nothing to back up (is --state-dir right?)")
+                throw CommandFailure(
+                    "no database at \(configuration.databasePath); nothing to back up (is --state-dir right?)"
+                )
             }
             let destination = ConfigurationLoader.absolutePath(file, in: context.workingDirectory)
             try StoreAccess.withStorage(configuration) { storage in try storage.backup(to: destination) }
@@ -52,7 +54,8 @@ extension Goald {
             try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
             let lock = try StateDirectoryLock.acquire(directory: configuration.stateDirectory)
             defer { lock.release() }
-            let previous = FileManager.default.fileExists(atPath: configuration.databasePath)
+            let previous =
+                FileManager.default.fileExists(atPath: configuration.databasePath)
                 ? (try? SQLiteLeagueStorage.validateBackup(at: configuration.databasePath))?.epoch : nil
             let summary = try SQLiteLeagueStorage.restore(backupAt: source, into: configuration.databasePath)
             context.output("Restored \(source) into \(configuration.databasePath):")

@@ -35,7 +35,9 @@ extension Goald {
             for warning in warnings { context.output("  warning: \(warning)") }
             guard problems.isEmpty else {
                 for problem in problems { context.output("  problem: \(problem)") }
-                context.output("goald configuration: not usable (\(problems.count) problem\(problems.count == 1 ? "" : "s"))")
+                context.output(
+                    "goald configuration: not usable (\(problems.count) problem\(problems.count == 1 ? "" : "s"))"
+                )
                 throw ExitCode(1)
             }
             context.output("goald configuration: ok")
@@ -55,7 +57,8 @@ enum ConfigurationReport {
         var lines = ["config file: \(configuration.configFile ?? "none")"]
         lines += rows.map { row in
             row[0].padding(toLength: keyWidth, withPad: " ", startingAt: 0) + "  "
-                + (row[1].count < valueWidth ? row[1].padding(toLength: valueWidth, withPad: " ", startingAt: 0) : row[1])
+                + (row[1].count < valueWidth
+                    ? row[1].padding(toLength: valueWidth, withPad: " ", startingAt: 0) : row[1])
                 + "  " + row[2]
         }
         return lines
@@ -83,7 +86,8 @@ enum ConfigurationReport {
         case .files(let certificate, let key):
             for (name, path) in [("tls.certificateFile", certificate), ("tls.privateKeyFile", key)]
             where !FileManager.default.isReadableFile(atPath: path) {
-                let reason = FileManager.default.fileExists(atPath: path) ? "is not readable by this user" : "does not exist"
+                let reason =
+                    FileManager.default.fileExists(atPath: path) ? "is not readable by this user" : "does not exist"
                 problems.append(ConfigurationProblem(key: name, origin: nil, message: "\(path) \(reason)"))
             }
             if problems.isEmpty { problems += loadProblem(server) }
@@ -94,11 +98,19 @@ enum ConfigurationReport {
         if FileManager.default.fileExists(atPath: server.stateDirectory, isDirectory: &isDirectory) {
             if !isDirectory.boolValue {
                 problems.append(
-                    ConfigurationProblem(key: "stateDir", origin: nil, message: "\(server.stateDirectory) is not a directory")
+                    ConfigurationProblem(
+                        key: "stateDir",
+                        origin: nil,
+                        message: "\(server.stateDirectory) is not a directory"
+                    )
                 )
             } else if !FileManager.default.isWritableFile(atPath: server.stateDirectory) {
                 problems.append(
-                    ConfigurationProblem(key: "stateDir", origin: nil, message: "\(server.stateDirectory) is not writable")
+                    ConfigurationProblem(
+                        key: "stateDir",
+                        origin: nil,
+                        message: "\(server.stateDirectory) is not writable"
+                    )
                 )
             }
         }

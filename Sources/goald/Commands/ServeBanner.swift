@@ -22,7 +22,9 @@ struct ServeBanner: Sendable {
         }
         lines.append("  TLS fingerprint:  \(fingerprint)  (SHA-256 of the server certificate)")
         if let metricsPort = addresses.metricsPort, let metrics = configuration.metricsListener {
-            lines.append("  metrics:          http://\(ConnectInstructions.dialHost(metrics.host)):\(metricsPort)/metrics")
+            lines.append(
+                "  metrics:          http://\(ConnectInstructions.dialHost(metrics.host)):\(metricsPort)/metrics"
+            )
         }
         lines.append("  admin token file: \(configuration.adminTokenPath)")
         if let firstAdminToken {
@@ -32,7 +34,11 @@ struct ServeBanner: Sendable {
                 lines.append("  a new admin token was written to the file above (mode 0600)")
             }
         }
-        let login = ConnectInstructions.loginCommand(configuration: configuration, host: addresses.host, port: addresses.port)
+        let login = ConnectInstructions.loginCommand(
+            configuration: configuration,
+            host: addresses.host,
+            port: addresses.port
+        )
         lines += [
             "",
             "Connect:",

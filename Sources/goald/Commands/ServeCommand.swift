@@ -46,7 +46,8 @@ extension Goald {
         }
 
         /// Prepares the state and runs the daemon in a `ServiceGroup` until graceful shutdown.
-        static func serve(_ configuration: EffectiveConfiguration, context: CommandContext, logger: Logger) async throws {
+        static func serve(_ configuration: EffectiveConfiguration, context: CommandContext, logger: Logger) async throws
+        {
             let server = configuration.server
             let prepared = try StatePreparation.prepare(server, logger: logger)
             let daemon = try GoalDaemon(

@@ -82,7 +82,9 @@ extension Goald.Token {
             context.output("    \(created.secret.text)")
             context.output("")
             context.output("Give it to the client through GOAL_TOKEN, or paste it when this asks:")
-            context.output("    " + ConnectInstructions.loginCommand(configuration: server, host: server.host, port: server.port))
+            context.output(
+                "    " + ConnectInstructions.loginCommand(configuration: server, host: server.host, port: server.port)
+            )
         }
     }
 
@@ -132,8 +134,10 @@ extension Goald.Token {
             if revocation.wasAlreadyRevoked {
                 context.output("Token \"\(token.name)\" was already revoked (\(TokenListing.date(token.revoked))).")
             } else {
-                context.output("Revoked token \"\(token.name)\" (role \(token.role.rawValue)). A running goald "
-                    + "closes its sessions with 4403; its name stays reserved.")
+                context.output(
+                    "Revoked token \"\(token.name)\" (role \(token.role.rawValue)). A running goald "
+                        + "closes its sessions with 4403; its name stays reserved."
+                )
             }
         }
     }
@@ -143,12 +147,14 @@ extension Goald.Token {
 enum TokenListing {
     static func table(_ tokens: [StoredToken]) -> [String] {
         guard !tokens.isEmpty else { return ["No tokens. goald makes the admin token on its first start."] }
-        let rows = [["NAME", "ROLE", "CREATED", "STATUS", "ID"]] + tokens.map { token in
-            [
-                token.name, token.role.rawValue, date(token.created),
-                token.revoked.map { "revoked " + date($0) } ?? "valid", token.id.uuidString.lowercased(),
-            ]
-        }
+        let rows =
+            [["NAME", "ROLE", "CREATED", "STATUS", "ID"]]
+            + tokens.map { token in
+                [
+                    token.name, token.role.rawValue, date(token.created),
+                    token.revoked.map { "revoked " + date($0) } ?? "valid", token.id.uuidString.lowercased(),
+                ]
+            }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in

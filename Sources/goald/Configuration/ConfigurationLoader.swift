@@ -45,7 +45,11 @@ enum ConfigurationLoader {
             switch last.result {
             case .failure:
                 problems.append(
-                    ConfigurationProblem(key: setting.key, origin: origin, message: typeMessage(setting, layer, sources))
+                    ConfigurationProblem(
+                        key: setting.key,
+                        origin: origin,
+                        message: typeMessage(setting, layer, sources)
+                    )
                 )
             case .success(let lookup):
                 let value = lookup.value.map(\.content).flatMap(normalized)
@@ -133,12 +137,16 @@ enum ConfigurationLoader {
 
     private static func fileProvider(_ path: String) async throws(ConfigurationError) -> any ConfigProvider {
         let location = ConfigReader(
-            provider: InMemoryProvider(values: [AbsoluteConfigKey(ConfigKey("filePath")): ConfigValue(.string(path), isSecret: false)])
+            provider: InMemoryProvider(values: [
+                AbsoluteConfigKey(ConfigKey("filePath")): ConfigValue(.string(path), isSecret: false)
+            ])
         )
         let secrets = Set(GoaldSettings.all.filter(\.isSecret).map(\.key))
         do {
             return try await FileProvider<YAMLSnapshot>(
-                parsingOptions: YAMLSnapshot.ParsingOptions(secretsSpecifier: .dynamic { key, _ in secrets.contains(key) }),
+                parsingOptions: YAMLSnapshot.ParsingOptions(
+                    secretsSpecifier: .dynamic { key, _ in secrets.contains(key) }
+                ),
                 config: location
             )
         } catch {

@@ -80,7 +80,10 @@ struct EffectiveConfiguration: Sendable {
             let levelText = text("log.level") ?? "info"
             let level = Logger.Level(rawValue: levelText.lowercased())
             if level == nil {
-                problem("log.level", "\"\(levelText)\" is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+                problem(
+                    "log.level",
+                    "\"\(levelText)\" is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             let formatText = text("log.format") ?? "text"
             let format = LogFormat(rawValue: formatText.lowercased())
@@ -123,8 +126,11 @@ struct EffectiveConfiguration: Sendable {
             let port = integer("metrics.port", in: 0...65_535)
             guard case .bool(true)? = byKey["metrics.enabled"]?.value else { return nil }
             if !Self.isLoopback(host) {
-                problem("metrics.host", "\"\(host)\" is not a loopback address; the metrics listener is plaintext "
-                    + "and unauthenticated, so it must bind 127.0.0.1, ::1 or localhost")
+                problem(
+                    "metrics.host",
+                    "\"\(host)\" is not a loopback address; the metrics listener is plaintext "
+                        + "and unauthenticated, so it must bind 127.0.0.1, ::1 or localhost"
+                )
             }
             if port != 0 && port == mainPort && (text("host") ?? "") == host {
                 problem("metrics.port", "\(port) is the main listener's port; choose another")

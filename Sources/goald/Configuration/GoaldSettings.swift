@@ -136,13 +136,21 @@ enum GoaldSettings {
             limit("framesPerSecond", l.framesPerSecond, "Inbound frames per session per second (pings count)."),
             limit("frameBurst", l.frameBurst, "Frame bucket size; past it: close 4029."),
             limit("sessionQueueBytes", l.sessionQueueBytes, "A session's outbound queue bound; past it: 4008."),
-            limit("globalQueueBytes", l.globalQueueBytes, "All sessions' queued bytes; past it the largest is evicted."),
+            limit(
+                "globalQueueBytes",
+                l.globalQueueBytes,
+                "All sessions' queued bytes; past it the largest is evicted."
+            ),
             limit(
                 "slowConsumerAbortMilliseconds",
                 l.slowConsumerAbortMilliseconds,
                 "After 4008, abort a connection not closed within this."
             ),
-            limit("engineInboxCapacity", l.engineInboxCapacity, "Mutations waiting for the engine; past it: overloaded."),
+            limit(
+                "engineInboxCapacity",
+                l.engineInboxCapacity,
+                "Mutations waiting for the engine; past it: overloaded."
+            ),
             limit(
                 "overloadedRetryMilliseconds",
                 l.overloadedRetryMilliseconds,

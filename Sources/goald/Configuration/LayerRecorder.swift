@@ -11,5 +11,10 @@ final class LayerRecorder: AccessReporter, Sendable {
     func report(_ event: AccessEvent) { last.withLock { $0 = event } }
 
     /// The last event, cleared.
-    func take() -> AccessEvent? { last.withLock { event in defer { event = nil }; return event } }
+    func take() -> AccessEvent? {
+        last.withLock { event in
+            defer { event = nil }
+            return event
+        }
+    }
 }

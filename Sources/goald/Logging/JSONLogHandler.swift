@@ -28,7 +28,9 @@ struct JSONLogHandler: LogHandler {
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }) {
             fields[key] = "\(value)"
         }
-        fields["time"] = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        fields["time"] = Date().formatted(
+            .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
+        )
         fields["level"] = event.level.rawValue
         fields["label"] = label
         fields["message"] = event.message.description

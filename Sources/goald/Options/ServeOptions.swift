@@ -58,9 +58,15 @@ struct ServeOptions: ParsableArguments {
         if let host { sources.setFlag("host", .string(host), from: "--host") }
         if let port { sources.setFlag("port", .int(port), from: "--port") }
         if !publicHosts.isEmpty { sources.setFlag("publicHosts", .stringArray(publicHosts), from: "--public-host") }
-        if let tlsCertificate { sources.setFlag("tls.certificateFile", .string(tlsCertificate), from: "--tls-certificate") }
-        if let tlsPrivateKey { sources.setFlag("tls.privateKeyFile", .string(tlsPrivateKey), from: "--tls-private-key") }
-        if let metrics { sources.setFlag("metrics.enabled", .bool(metrics), from: metrics ? "--metrics" : "--no-metrics") }
+        if let tlsCertificate {
+            sources.setFlag("tls.certificateFile", .string(tlsCertificate), from: "--tls-certificate")
+        }
+        if let tlsPrivateKey {
+            sources.setFlag("tls.privateKeyFile", .string(tlsPrivateKey), from: "--tls-private-key")
+        }
+        if let metrics {
+            sources.setFlag("metrics.enabled", .bool(metrics), from: metrics ? "--metrics" : "--no-metrics")
+        }
         if let metricsHost { sources.setFlag("metrics.host", .string(metricsHost), from: "--metrics-host") }
         if let metricsPort { sources.setFlag("metrics.port", .int(metricsPort), from: "--metrics-port") }
         if let logLevel { sources.setFlag("log.level", .string(logLevel.lowercased()), from: "--log-level") }

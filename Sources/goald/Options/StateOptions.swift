@@ -38,7 +38,9 @@ struct StateOptions: ParsableArguments {
             let (key, value) = try Self.parseOverride(override)
             sources.setFlag(key, value, from: "--set")
         }
-        if let stateDirectory { sources.setFlag(GoaldSettings.stateDirKey, .string(stateDirectory), from: "--state-dir") }
+        if let stateDirectory {
+            sources.setFlag(GoaldSettings.stateDirKey, .string(stateDirectory), from: "--state-dir")
+        }
     }
 
     /// Parses `KEY=VALUE` against the key's type.
@@ -55,11 +57,15 @@ struct StateOptions: ParsableArguments {
             throw ValidationError("--set \(text): unknown key \"\(key)\"\(hint)")
         }
         guard !setting.isSecret else {
-            throw ValidationError("--set \(key): secrets are not accepted on the command line (other users can "
-                + "see it); use \(setting.environmentName) or the config file")
+            throw ValidationError(
+                "--set \(key): secrets are not accepted on the command line (other users can "
+                    + "see it); use \(setting.environmentName) or the config file"
+            )
         }
         guard let content = setting.parse(value) else {
-            throw ValidationError("--set \(text): \"\(value)\" is not \(setting.kind.rawValue == "integer" ? "an integer" : "a \(setting.kind.rawValue)")")
+            throw ValidationError(
+                "--set \(text): \"\(value)\" is not \(setting.kind.rawValue == "integer" ? "an integer" : "a \(setting.kind.rawValue)")"
+            )
         }
         return (key, content)
     }
@@ -69,7 +75,9 @@ struct StateOptions: ParsableArguments {
 enum SettingHelp {
     static func help(for key: String, valueName: String? = nil) -> ArgumentHelp {
         guard let setting = GoaldSettings.setting(key) else { return ArgumentHelp("(unknown key \(key))") }
-        let defaultText = key == GoaldSettings.stateDirKey ? "$XDG_STATE_HOME/goald or ~/.local/state/goald"
+        let defaultText =
+            key == GoaldSettings.stateDirKey
+            ? "$XDG_STATE_HOME/goald or ~/.local/state/goald"
             : setting.defaultText
         return ArgumentHelp(
             "\(setting.help) (default: \(defaultText); env \(setting.environmentName); key \(setting.key))",
