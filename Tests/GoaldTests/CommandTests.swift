@@ -95,6 +95,15 @@ struct CommandTests {
             _ = try await self.run(Goald.Token.Revoke.self, ["token", "revoke", "dave"] + state, in: directory)
         }
         #expect(unknown?.description == "no token is named \"dave\"; `goald token list` shows the names")
+        let fresh = try TemporaryDirectory()
+        let noDatabase = await #expect(throws: CommandFailure.self) {
+            _ = try await self.run(Goald.Token.List.self, ["token", "list", "--state-dir", fresh.file("s")], in: fresh)
+        }
+        #expect(
+            noDatabase?.description.hasPrefix("no database at \(fresh.file("s/goald.sqlite")); start goald once")
+                == true
+        )
+        #expect(!FileManager.default.fileExists(atPath: fresh.file("s")))
     }
 
     @Test("check-config prints every key with its origin, masks secrets, and exits 1 listing every problem")

@@ -20,13 +20,8 @@ extension Goald {
 
         func run(in context: CommandContext) async throws {
             let configuration = try await context.configuration(state: state).server
-            guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
-                throw CommandFailure(
-                    "no database at \(configuration.databasePath); nothing to back up (is --state-dir right?)"
-                )
-            }
             let destination = ConfigurationLoader.absolutePath(file, in: context.workingDirectory)
-            try StoreAccess.withStorage(configuration) { storage in try storage.backup(to: destination) }
+            try StoreAccess.withStorage(configuration, create: false) { storage in try storage.backup(to: destination) }
             let summary = try SQLiteLeagueStorage.validateBackup(at: destination)
             context.output("Backed up \(configuration.databasePath) to \(destination):")
             context.output(BackupDescription.lines(summary).map { "  " + $0 }.joined(separator: "\n"))

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import GoalServer
 import Logging
+import Metrics
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
@@ -50,10 +51,13 @@ extension Goald {
         {
             let server = configuration.server
             let prepared = try StatePreparation.prepare(server, logger: logger)
+            // swift-metrics from every library lands in the registry the daemon serves on /metrics.
+            let registry = PrometheusCollectorRegistry()
+            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
             let daemon = try GoalDaemon(
                 configuration: server,
                 prepared: prepared,
-                metricsRegistry: PrometheusCollectorRegistry(),
+                metricsRegistry: registry,
                 logger: logger
             )
             let reload = TLSReloadSignal(daemon: daemon, logger: logger)
@@ -65,8 +69,13 @@ extension Goald {
                     logger: logger
                 )
             )
-            try await withThrowingTaskGroup(of: Void.self) { tasks in
-                tasks.addTask { try await group.run() }
+            // The group's task returns true; once it ends (shutdown or failure), the banner task is cancelled in
+            // case the daemon stopped before it ever listened.
+            try await withThrowingTaskGroup(of: Bool.self) { tasks in
+                tasks.addTask {
+                    try await group.run()
+                    return true
+                }
                 tasks.addTask {
                     let addresses = try await daemon.listeningAddresses()
                     let banner = ServeBanner(
@@ -78,9 +87,12 @@ extension Goald {
                         showSecret: context.standardOutputIsTerminal
                     )
                     for line in banner.lines { context.output(line) }
+                    return false
                 }
-                // The group ends first only on failure or shutdown; the banner task ends once printed.
-                while let _ = try await tasks.next() {}
+                for try await groupEnded in tasks where groupEnded {
+                    tasks.cancelAll()
+                    break
+                }
             }
         }
     }

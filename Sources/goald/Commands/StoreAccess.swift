@@ -1,13 +1,23 @@
+import Foundation
 import GoalServer
 import GoalStore
 
 /// Opening the store for one command (`token`, `backup`) and closing it again, whatever happens.
 enum StoreAccess {
-    /// Opens `configuration.databasePath` (making the state directory 0700 if needed), runs `body`, closes.
+    /// Opens `configuration.databasePath`, runs `body`, closes.
+    /// - Parameter create: Whether a missing database (and state directory, 0700) may be created; when false, a
+    ///   missing database is an error naming the path.
     static func withStorage<T>(
         _ configuration: ServerConfiguration,
+        create: Bool,
         _ body: (SQLiteLeagueStorage) throws -> T
     ) throws -> T {
+        guard create || FileManager.default.fileExists(atPath: configuration.databasePath) else {
+            throw CommandFailure(
+                "no database at \(configuration.databasePath); start goald once (or check --state-dir / "
+                    + "GOALD_STATE_DIR)"
+            )
+        }
         try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
         let storage = try SQLiteLeagueStorage(path: configuration.databasePath, retention: configuration.retention)
         do {
