@@ -207,6 +207,25 @@ struct ConfigurationLayeringTests {
         )
     }
 
+    @Test("an empty string means not set: the default applies; ~ starts at HOME")
+    func emptyAndTilde() async throws {
+        let directory = try TemporaryDirectory()
+        try writeConfig(
+            directory,
+            "host: \"\"\ntls:\n  certificateFile: ~/certs/chain.pem\n  privateKeyFile: key.pem\n"
+        )
+        let loaded = try await EffectiveConfiguration.load(
+            sources(directory, environment: ["GOALD_STATE_DIR": ""])
+        )
+        #expect(loaded.server.host == "127.0.0.1")
+        #expect(loaded.server.stateDirectory == directory.path + "/.local/state/goald")
+        #expect(loaded.settings.first { $0.setting.key == "stateDir" }?.origin == "default")
+        #expect(
+            loaded.server.tls
+                == .files(certificate: directory.path + "/certs/chain.pem", privateKey: directory.file("key.pem"))
+        )
+    }
+
     @Test("environment names follow swift-configuration's spelling; unknown GOALD_ variables are reported")
     func environmentNames() {
         #expect(GoaldSettings.setting("stateDir")?.environmentName == "GOALD_STATE_DIR")

@@ -27,7 +27,8 @@ enum ConfigurationLoader {
         if let configFile {
             layers.append((.file, try await fileProvider(configFile)))
         }
-        layers.append((.defaults, InMemoryProvider(name: "defaults", values: absolute(defaults(sources), secret: []))))
+        let defaultValues = defaults(sources)
+        layers.append((.defaults, InMemoryProvider(name: "defaults", values: absolute(defaultValues, secret: []))))
 
         let recorder = LayerRecorder()
         let reader = ConfigReader(providers: layers.map(\.1), accessReporter: recorder)
@@ -52,15 +53,16 @@ enum ConfigurationLoader {
                     )
                 )
             case .success(let lookup):
-                let value = lookup.value.map(\.content).flatMap(normalized)
-                resolved.append(
-                    ResolvedSetting(
-                        setting: setting,
-                        value: value,
-                        layer: value == nil ? nil : layer,
-                        origin: value == nil ? "unset" : origin
+                if let value = lookup.value.map(\.content).flatMap(normalized) {
+                    resolved.append(ResolvedSetting(setting: setting, value: value, layer: layer, origin: origin))
+                } else if let fallback = defaultValues[setting.key] {
+                    // An empty string in a higher layer means "not set here": the default applies.
+                    resolved.append(
+                        ResolvedSetting(setting: setting, value: fallback, layer: .defaults, origin: "default")
                     )
-                )
+                } else {
+                    resolved.append(ResolvedSetting(setting: setting, value: nil, layer: nil, origin: "unset"))
+                }
             }
         }
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
@@ -121,7 +123,7 @@ enum ConfigurationLoader {
 
     private static func chosenConfigFile(_ sources: ConfigurationSources) throws(ConfigurationError) -> String? {
         if let explicit = sources.configFile ?? sources.environment[ConfigurationSources.configFileVariable] {
-            let path = absolutePath(explicit, in: sources.workingDirectory)
+            let path = absolutePath(explicit, in: sources.workingDirectory, home: sources.environment["HOME"])
             guard FileManager.default.isReadableFile(atPath: path) else {
                 let origin = sources.configFile != nil ? "--config" : ConfigurationSources.configFileVariable
                 let reason = FileManager.default.fileExists(atPath: path) ? "is not readable" : "does not exist"
@@ -156,8 +158,10 @@ enum ConfigurationLoader {
         }
     }
 
-    static func absolutePath(_ path: String, in directory: String) -> String {
-        path.hasPrefix("/") ? path : (directory.hasSuffix("/") ? directory : directory + "/") + path
+    /// `path` made absolute: `~` and `~/…` start at `home` (when known), other relative paths at `directory`.
+    static func absolutePath(_ path: String, in directory: String, home: String? = nil) -> String {
+        if let home, !home.isEmpty, path == "~" || path.hasPrefix("~/") { return home + path.dropFirst() }
+        return path.hasPrefix("/") ? path : (directory.hasSuffix("/") ? directory : directory + "/") + path
     }
 
     private static func describe(

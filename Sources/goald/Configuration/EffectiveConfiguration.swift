@@ -24,7 +24,11 @@ struct EffectiveConfiguration: Sendable {
     ///   do not go together, a metrics listener off loopback, …).
     static func load(_ sources: ConfigurationSources) async throws(ConfigurationError) -> EffectiveConfiguration {
         let (settings, configFile) = try await ConfigurationLoader.resolve(sources)
-        var builder = Builder(settings: settings, workingDirectory: sources.workingDirectory)
+        var builder = Builder(
+            settings: settings,
+            workingDirectory: sources.workingDirectory,
+            home: sources.environment["HOME"]
+        )
         let configuration = builder.build()
         guard builder.problems.isEmpty, let configuration else {
             throw ConfigurationError(problems: builder.problems)
@@ -43,11 +47,17 @@ struct EffectiveConfiguration: Sendable {
     private struct Builder {
         let byKey: [String: ResolvedSetting]
         let workingDirectory: String
+        let home: String?
         var problems: [ConfigurationProblem] = []
 
-        init(settings: [ResolvedSetting], workingDirectory: String) {
+        init(settings: [ResolvedSetting], workingDirectory: String, home: String?) {
             byKey = Dictionary(uniqueKeysWithValues: settings.map { ($0.setting.key, $0) })
             self.workingDirectory = workingDirectory
+            self.home = home
+        }
+
+        private func path(_ text: String) -> String {
+            ConfigurationLoader.absolutePath(text, in: workingDirectory, home: home)
         }
 
         mutating func build() -> (server: ServerConfiguration, level: Logger.Level, format: LogFormat)? {
@@ -56,7 +66,7 @@ struct EffectiveConfiguration: Sendable {
             let port = integer("port", in: 0...65_535)
             let stateText = text(GoaldSettings.stateDirKey) ?? ""
             if stateText.isEmpty { problem(GoaldSettings.stateDirKey, "must not be empty") }
-            let stateDirectory = ConfigurationLoader.absolutePath(stateText, in: workingDirectory)
+            let stateDirectory = path(stateText)
             let publicHosts = list("publicHosts")
             for host in publicHosts {
                 do {
@@ -102,8 +112,8 @@ struct EffectiveConfiguration: Sendable {
                 return .generated
             case (let certificate?, let key?, nil, nil):
                 return .files(
-                    certificate: ConfigurationLoader.absolutePath(certificate, in: workingDirectory),
-                    privateKey: ConfigurationLoader.absolutePath(key, in: workingDirectory)
+                    certificate: path(certificate),
+                    privateKey: path(key)
                 )
             case (nil, nil, let certificate?, let key?):
                 return .pem(certificateChain: certificate, privateKey: SecretText(key))
