@@ -109,3 +109,33 @@ struct StatePreparationTests {
         )
     }
 }
+
+@Suite("GoalDaemon built from prepared state")
+struct PreparedDaemonTests {
+    @Test(
+        "reloadTLS re-reads the material: a damaged development certificate is re-issued, broken operator files throw"
+    )
+    func reloadTLS() throws {
+        let directory = try TemporaryDirectory()
+        let configuration = testConfiguration(directory)
+        let prepared = try StatePreparation.prepare(configuration, logger: silentLogger)
+        defer { try? prepared.close() }
+        let daemon = try GoalDaemon(configuration: configuration, prepared: prepared, logger: silentLogger)
+        let serverPath = configuration.generatedTLSDirectory + "/server.pem"
+        try "damaged\n".write(toFile: serverPath, atomically: true, encoding: .utf8)
+        try daemon.reloadTLS()
+        #expect(try String(contentsOfFile: serverPath, encoding: .utf8).hasPrefix("-----BEGIN CERTIFICATE-----"))
+        #expect(try TLSMaterial.load(for: configuration).fingerprint != prepared.tls.fingerprint)
+
+        let copy = directory.file("operator.pem")
+        try FileManager.default.copyItem(atPath: serverPath, toPath: copy)
+        let operatorFiles = ServerConfiguration(
+            stateDirectory: configuration.stateDirectory,
+            tls: .files(certificate: copy, privateKey: configuration.generatedTLSDirectory + "/server-key.pem")
+        )
+        let operatorDaemon = try GoalDaemon(configuration: operatorFiles, prepared: prepared, logger: silentLogger)
+        try operatorDaemon.reloadTLS()
+        try "damaged\n".write(toFile: copy, atomically: true, encoding: .utf8)
+        #expect(throws: TLSError.self) { try operatorDaemon.reloadTLS() }
+    }
+}

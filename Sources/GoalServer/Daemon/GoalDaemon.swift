@@ -1,31 +1,33 @@
-// STUB from the `ops` branch: the lead's GoalDaemon replaces this file when merging. Same public API.
+// STUB from the `ops` branch, with the designated API of the lead's GoalDaemon in main (configuration, storage,
+// tlsContext, metricsRegistry, logger). The lead's file replaces this one when merging; `GoalDaemon+Prepared.swift`
+// (ops) builds on that designated initializer.
+public import GoalStore
 public import Logging
+public import NIOSSL
 public import Prometheus
 public import ServiceLifecycle
 
-/// The running daemon (listener, sessions, engine, writer, hub). This is a stand-in with the real API so the
-/// goald executable builds; it binds nothing and reports the configured address.
+/// Stand-in for the running daemon (listener, sessions, engine, writer, hub) so the goald executable builds on
+/// this branch: it builds the TLS context, reports the configured address and waits for graceful shutdown.
 ///
 /// `Sendable`; `run()` returns after graceful shutdown.
 public final class GoalDaemon: Service, Sendable {
     private let configuration: ServerConfiguration
-    private let prepared: PreparedState
+    private let storage: any LeagueStorage
+    private let makeTLSContext: @Sendable () throws -> NIOSSLContext
     private let logger: Logger
 
     public init(
         configuration: ServerConfiguration,
-        prepared: PreparedState,
+        storage: any LeagueStorage,
+        tlsContext: @escaping @Sendable () throws -> NIOSSLContext,
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         logger: Logger
-    ) throws {
+    ) {
         self.configuration = configuration
-        self.prepared = prepared
+        self.storage = storage
+        self.makeTLSContext = tlsContext
         self.logger = logger
-    }
-
-    /// Serves until graceful shutdown, then drains.
-    public func run() async throws {
-        try await gracefulShutdown()
     }
 
     /// Waits until the listeners are bound.
@@ -37,22 +39,15 @@ public final class GoalDaemon: Service, Sendable {
         )
     }
 
-    /// Reloads the TLS material (SIGHUP).
+    /// Rebuilds the TLS context (SIGHUP).
     public func reloadTLS() throws {
-        _ = try TLSMaterial.load(for: configuration)
-        logger.info("goald.tls.reloaded")
+        _ = try makeTLSContext()
+        logger.info("TLS certificates reloaded")
     }
-}
 
-/// Where a running daemon listens. Value type, `Sendable`.
-public struct DaemonAddresses: Sendable {
-    public var host: String
-    public var port: Int
-    public var metricsPort: Int?
-
-    public init(host: String, port: Int, metricsPort: Int?) {
-        self.host = host
-        self.port = port
-        self.metricsPort = metricsPort
+    public func run() async throws {
+        _ = try makeTLSContext()
+        try await gracefulShutdown()
+        try storage.close()
     }
 }
