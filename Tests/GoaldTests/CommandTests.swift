@@ -124,6 +124,7 @@ struct CommandTests {
             environment: environment
         )
         #expect(report.contains("goald configuration: ok"))
+        #expect(report.contains("tls: inline PEM (tls.certificatePEM, tls.privateKeyPEM)"))
         #expect(!report.contains("PRIVATE KEY"))
         #expect(!report.contains(String(key.split(separator: "\n")[1])))
         let keyLine = try #require(report.split(separator: "\n").first { $0.hasPrefix("tls.privateKeyPEM") })

@@ -28,6 +28,7 @@ extension Goald {
                 throw ExitCode(1)
             }
             for line in ConfigurationReport.lines(configuration) { context.output(line) }
+            context.output(ConfigurationReport.tlsSummary(configuration.server))
             let problems = ConfigurationReport.fileProblems(configuration.server)
             let warnings = configuration.unknownEnvironmentVariables.map {
                 "\($0) names no configuration key; it is ignored"
@@ -74,6 +75,23 @@ enum ConfigurationReport {
         let text = Setting.text(value)
         if text.contains("\n") { return "<PEM, \(text.utf8.count) bytes>" }
         return text
+    }
+
+    /// One line saying where the listener's certificate will come from.
+    static func tlsSummary(_ server: ServerConfiguration) -> String {
+        switch server.tls {
+        case .generated:
+            let authority = DevCertificateAuthority(directory: server.generatedTLSDirectory)
+            let state =
+                FileManager.default.fileExists(atPath: authority.authorityCertificatePath)
+                ? "exists; clients trust \(authority.authorityCertificatePath)"
+                : "made on first start"
+            return "tls: development CA under \(server.generatedTLSDirectory) (\(state))"
+        case .files(let certificate, let key):
+            return "tls: operator files \(certificate) and \(key)"
+        case .pem:
+            return "tls: inline PEM (tls.certificatePEM, tls.privateKeyPEM)"
+        }
     }
 
     /// Problems only the file system can show: unreadable certificate or key files, material that does not load,
