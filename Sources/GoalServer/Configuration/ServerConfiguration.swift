@@ -65,6 +65,9 @@ public struct ServerConfiguration: Sendable, Equatable {
         case generated
         /// PEM files provided by the operator (the chain in `certificate`, the key in `privateKey`).
         case files(certificate: String, privateKey: String)
+        /// PEM text given inline (e.g. through `GOALD_TLS_CERTIFICATE_PEM` / `GOALD_TLS_PRIVATE_KEY_PEM` from a
+        /// container's secret store): the chain, then the key, which never appears in descriptions or logs.
+        case pem(certificateChain: String, privateKey: SecretText)
     }
 
     /// The loopback-only plaintext metrics listener.

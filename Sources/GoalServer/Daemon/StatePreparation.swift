@@ -1,0 +1,144 @@
+public import GoalStore
+public import Logging
+
+/// Everything a daemon needs that exists before its listener: the open store, the TLS material and, on a first
+/// start, the new admin token. Made by `StatePreparation.prepare`.
+///
+/// Value type, `Sendable`. The store and the state lock stay open until `close()` (or until the lock is released
+/// when the last copy goes away); the daemon owns them after it is built.
+public struct PreparedState: Sendable {
+    /// The open SQLite store (WAL, `synchronous = FULL`, asserted when it opened).
+    public var storage: SQLiteLeagueStorage
+    /// The listener's certificate chain and key.
+    public var tls: TLSMaterial
+    /// The first admin token's secret, only when this start created it (show it only on a TTY).
+    public var firstAdminToken: String?
+    /// The exclusive lock on the state directory, held while the daemon lives.
+    public var lock: StateDirectoryLock
+
+    public init(storage: SQLiteLeagueStorage, tls: TLSMaterial, firstAdminToken: String?, lock: StateDirectoryLock) {
+        self.storage = storage
+        self.tls = tls
+        self.firstAdminToken = firstAdminToken
+        self.lock = lock
+    }
+
+    /// Closes the store and releases the state lock.
+    public func close() throws(StorageError) {
+        defer { lock.release() }
+        try storage.close()
+    }
+}
+
+/// The start-up steps before any socket: state directory, lock, store, TLS, first admin token.
+///
+/// Stateless; `prepare` does blocking IO on the calling thread. Order matters and is fixed: the directory (0700),
+/// the lock (one daemon per directory), the store (its files open before the listener, so the connection cap can
+/// count them; durability asserted by the store), the TLS material (generated on first start), then the admin
+/// token (only when the store has no token at all).
+public enum StatePreparation {
+    /// Runs the steps.
+    /// - Returns: The prepared state.
+    /// - Throws: `StatePreparationError` naming the step and what went wrong; anything opened is closed again.
+    public static func prepare(
+        _ configuration: ServerConfiguration,
+        logger: Logger
+    ) throws(StatePreparationError) -> PreparedState {
+        do {
+            try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
+        } catch {
+            throw .stateDirectory(error.description)
+        }
+        let lock: StateDirectoryLock
+        do {
+            lock = try StateDirectoryLock.acquire(directory: configuration.stateDirectory)
+        } catch {
+            throw .locked(error)
+        }
+        let storage: SQLiteLeagueStorage
+        do {
+            storage = try SQLiteLeagueStorage(path: configuration.databasePath, retention: configuration.retention)
+        } catch {
+            lock.release()
+            throw .storage(error)
+        }
+        do throws(StatePreparationError) {
+            let settings: DurabilitySettings
+            do {
+                settings = try storage.durabilitySettings()
+            } catch {
+                throw .storage(error)
+            }
+            logger.info(
+                "goald.store.opened",
+                metadata: [
+                    "goal.store.path": "\(configuration.databasePath)",
+                    "goal.store.synchronous": "\(settings.synchronous)",
+                    "goal.store.journal_mode": "\(settings.journalMode)",
+                ]
+            )
+            let tls = try loadTLS(configuration, logger: logger)
+            let secret = try adminToken(configuration, storage: storage, logger: logger)
+            return PreparedState(storage: storage, tls: tls, firstAdminToken: secret?.text, lock: lock)
+        } catch {
+            try? storage.close()
+            lock.release()
+            throw error
+        }
+    }
+
+    private static func loadTLS(
+        _ configuration: ServerConfiguration,
+        logger: Logger
+    ) throws(StatePreparationError) -> TLSMaterial {
+        do {
+            let tls = try TLSMaterial.load(for: configuration)
+            logger.info(
+                "goald.tls.loaded",
+                metadata: [
+                    "goal.tls.certificate": "\(tls.certificateOrigin)",
+                    "goal.tls.fingerprint": "\(tls.fingerprint)",
+                    "goal.tls.not_valid_after": "\(tls.notValidAfter)",
+                ]
+            )
+            return tls
+        } catch {
+            throw .tls(error)
+        }
+    }
+
+    private static func adminToken(
+        _ configuration: ServerConfiguration,
+        storage: SQLiteLeagueStorage,
+        logger: Logger
+    ) throws(StatePreparationError) -> TokenSecret? {
+        do {
+            return try TokenAdministration.ensureFirstAdminToken(
+                storage: storage,
+                path: configuration.adminTokenPath,
+                logger: logger
+            )
+        } catch {
+            throw .adminToken(error)
+        }
+    }
+}
+
+/// Why `StatePreparation.prepare` failed, by step. Value type, `Sendable`.
+public enum StatePreparationError: Error, Sendable, CustomStringConvertible {
+    case stateDirectory(String)
+    case locked(StateDirectoryLockError)
+    case storage(StorageError)
+    case tls(TLSError)
+    case adminToken(TokenAdministrationError)
+
+    public var description: String {
+        switch self {
+        case .stateDirectory(let detail): "state directory: \(detail)"
+        case .locked(let error): error.description
+        case .storage(let error): "store: \(error)"
+        case .tls(let error): "TLS: \(error)"
+        case .adminToken(let error): "first admin token: \(error)"
+        }
+    }
+}

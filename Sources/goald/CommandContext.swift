@@ -1,0 +1,33 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a command reads from and writes to outside its arguments: the environment, the working directory,
+/// whether standard output is a terminal, and where its output lines go. `live()` is the real process; tests pass
+/// their own so they never touch the process environment or standard output.
+///
+/// Value type, `Sendable`.
+struct CommandContext: Sendable {
+    var environment: [String: String]
+    var workingDirectory: String
+    /// True when standard output is a terminal (secrets are shown only then).
+    var standardOutputIsTerminal: Bool
+    /// Writes one line (a newline is added) to standard output.
+    var output: @Sendable (String) -> Void
+
+    /// The running process.
+    static func live() -> CommandContext {
+        CommandContext(
+            environment: ProcessInfo.processInfo.environment,
+            workingDirectory: FileManager.default.currentDirectoryPath,
+            standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
+            output: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        )
+    }
+}

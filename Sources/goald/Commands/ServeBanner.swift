@@ -1,0 +1,54 @@
+import GoalServer
+
+/// What `goald serve` prints once it listens: everything a newcomer needs to connect. Pure, so tests check it.
+struct ServeBanner: Sendable {
+    var configuration: ServerConfiguration
+    var addresses: DaemonAddresses
+    var fingerprint: String
+    var authorityCertificatePath: String?
+    /// The admin token's secret when this start created it.
+    var firstAdminToken: String?
+    /// True when standard output is a terminal: only then is a new admin token's secret printed.
+    var showSecret: Bool
+
+    var lines: [String] {
+        let url = ConnectInstructions.serverURL(host: addresses.host, port: addresses.port)
+        var lines = [
+            "goald is listening on \(url)/v1/stream",
+            "  state directory:  \(configuration.stateDirectory)",
+        ]
+        if let authorityCertificatePath {
+            lines.append("  CA certificate:   \(authorityCertificatePath)  (development CA made by goald)")
+        }
+        lines.append("  TLS fingerprint:  \(fingerprint)  (SHA-256 of the server certificate)")
+        if let metricsPort = addresses.metricsPort, let metrics = configuration.metricsListener {
+            lines.append(
+                "  metrics:          http://\(ConnectInstructions.dialHost(metrics.host)):\(metricsPort)/metrics"
+            )
+        }
+        lines.append("  admin token file: \(configuration.adminTokenPath)")
+        if let firstAdminToken {
+            if showSecret {
+                lines.append("  new admin token:  \(firstAdminToken)  (shown once; also in the file above, mode 0600)")
+            } else {
+                lines.append("  a new admin token was written to the file above (mode 0600)")
+            }
+        }
+        let login = ConnectInstructions.loginCommand(
+            configuration: configuration,
+            host: addresses.host,
+            port: addresses.port
+        )
+        lines += [
+            "",
+            "Connect:",
+            "  \(login) < \(configuration.adminTokenPath)",
+            "  goal-client",
+        ]
+        if authorityCertificatePath == nil {
+            lines.append("  (or pin this certificate: --fingerprint \(fingerprint))")
+        }
+        lines.append("More tokens: goald token create --name NAME --role viewer|editor|admin")
+        return lines
+    }
+}

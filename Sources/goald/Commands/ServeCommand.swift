@@ -1,0 +1,123 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import GoalServer
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Goald {
+    /// `goald serve` (the default): prepares the state, runs the daemon until SIGTERM/SIGINT, reloads TLS on SIGHUP.
+    struct Serve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the daemon (the default subcommand).",
+            discussion: "Opens the store, loads or generates the TLS material, makes the first admin token, then "
+                + "listens on wss://HOST:PORT/v1/stream. SIGTERM or SIGINT shut it down gracefully (sessions "
+                + "drain); SIGHUP reloads the certificates."
+        )
+
+        @OptionGroup var state: StateOptions
+        @OptionGroup var serve: ServeOptions
+
+        func run() async throws {
+            let context = CommandContext.live()
+            let configuration = try await context.configuration(state: state, serve: serve)
+            LogBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
+            var logger = Logger(label: "goald")
+            logger.logLevel = configuration.logLevel
+            for variable in configuration.unknownEnvironmentVariables {
+                logger.warning("goald.config.unknown_variable", metadata: ["goal.config.variable": "\(variable)"])
+            }
+            do {
+                try await Self.serve(configuration, context: context, logger: logger)
+            } catch {
+                logger.critical("goald.failed", metadata: ["goal.error": "\(error)"])
+                throw CommandFailure("goald stopped: \(error)")
+            }
+        }
+
+        /// Prepares the state and runs the daemon in a `ServiceGroup` until graceful shutdown.
+        static func serve(_ configuration: EffectiveConfiguration, context: CommandContext, logger: Logger) async throws
+        {
+            let server = configuration.server
+            let prepared = try StatePreparation.prepare(server, logger: logger)
+            // swift-metrics from every library lands in the registry the daemon serves on /metrics.
+            let registry = PrometheusCollectorRegistry()
+            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+            let daemon = try GoalDaemon(
+                configuration: server,
+                prepared: prepared,
+                metricsRegistry: registry,
+                logger: logger
+            )
+            let reload = TLSReloadSignal(daemon: daemon, logger: logger)
+            defer { reload.cancel() }
+            let group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [.init(service: daemon)],
+                    gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: logger
+                )
+            )
+            // The group's task returns true; once it ends (shutdown or failure), the banner task is cancelled in
+            // case the daemon stopped before it ever listened.
+            try await withThrowingTaskGroup(of: Bool.self) { tasks in
+                tasks.addTask {
+                    try await group.run()
+                    return true
+                }
+                tasks.addTask {
+                    let addresses = try await daemon.listeningAddresses()
+                    let banner = ServeBanner(
+                        configuration: server,
+                        addresses: addresses,
+                        fingerprint: prepared.tls.fingerprint,
+                        authorityCertificatePath: prepared.tls.authorityCertificatePath,
+                        firstAdminToken: prepared.firstAdminToken,
+                        showSecret: context.standardOutputIsTerminal
+                    )
+                    for line in banner.lines { context.output(line) }
+                    return false
+                }
+                for try await groupEnded in tasks where groupEnded {
+                    tasks.cancelAll()
+                    break
+                }
+            }
+        }
+    }
+}
+
+/// SIGHUP → `daemon.reloadTLS()`, through a DispatchSource so the handler runs on a queue, not in signal context.
+///
+/// Lifetime: from `init` until `cancel()`. Owned by `serve`'s scope; not shared across tasks.
+final class TLSReloadSignal {
+    private let source: any DispatchSourceSignal
+
+    init(daemon: GoalDaemon, logger: Logger) {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "goald.sighup"))
+        source.setEventHandler {
+            do {
+                try daemon.reloadTLS()
+                logger.info("goald.tls.reload_requested")
+            } catch {
+                logger.error("goald.tls.reload_failed", metadata: ["goal.error": "\(error)"])
+            }
+        }
+        source.resume()
+        self.source = source
+    }
+
+    func cancel() { source.cancel() }
+}

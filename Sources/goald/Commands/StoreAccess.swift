@@ -1,0 +1,56 @@
+import Foundation
+import GoalServer
+import GoalStore
+
+/// Opening the store for one command (`token`, `backup`) and closing it again, whatever happens.
+enum StoreAccess {
+    /// Opens `configuration.databasePath`, runs `body`, closes.
+    /// - Parameter create: Whether a missing database (and state directory, 0700) may be created; when false, a
+    ///   missing database is an error naming the path.
+    static func withStorage<T>(
+        _ configuration: ServerConfiguration,
+        create: Bool,
+        _ body: (SQLiteLeagueStorage) throws -> T
+    ) throws -> T {
+        guard create || FileManager.default.fileExists(atPath: configuration.databasePath) else {
+            throw CommandFailure(
+                "no database at \(configuration.databasePath); start goald once (or check --state-dir / "
+                    + "GOALD_STATE_DIR)"
+            )
+        }
+        try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
+        let storage = try SQLiteLeagueStorage(path: configuration.databasePath, retention: configuration.retention)
+        do {
+            let result = try body(storage)
+            try storage.close()
+            return result
+        } catch {
+            try? storage.close()
+            throw error
+        }
+    }
+}
+
+/// What a newcomer types to connect.
+enum ConnectInstructions {
+    /// The host clients should dial: a wildcard bind address becomes 127.0.0.1; IPv6 gets brackets.
+    static func dialHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": return "127.0.0.1"
+        case "::", "[::]": return "[::1]"
+        default: return host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+    }
+
+    /// `wss://HOST:PORT`.
+    static func serverURL(host: String, port: Int) -> String { "wss://\(dialHost(host)):\(port)" }
+
+    /// The `goal-client login` command for this configuration (with `--ca-file` when the CA is generated).
+    static func loginCommand(configuration: ServerConfiguration, host: String, port: Int) -> String {
+        var command = "goal-client login --server \(serverURL(host: host, port: port))"
+        if case .generated = configuration.tls {
+            command += " --ca-file \(configuration.generatedTLSDirectory)/ca.pem"
+        }
+        return command
+    }
+}

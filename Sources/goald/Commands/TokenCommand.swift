@@ -1,0 +1,207 @@
+import ArgumentParser
+import Foundation
+import GoalModel
+import GoalServer
+import GoalStore
+
+extension Goald {
+    /// `goald token create|list|revoke`.
+    struct Token: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create, list and revoke access tokens (works while the daemon runs).",
+            subcommands: [Create.self, List.self, Revoke.self]
+        )
+    }
+}
+
+/// A role as a command-line argument.
+enum RoleArgument: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case viewer
+    case editor
+    case admin
+
+    var role: Role {
+        switch self {
+        case .viewer: .viewer
+        case .editor: .editor
+        case .admin: .admin
+        }
+    }
+}
+
+extension Goald.Token {
+    /// `goald token create --name NAME --role ROLE`.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a token and print its secret once.",
+            discussion: "On a terminal the secret is printed with instructions; otherwise only the secret is "
+                + "printed, so `goald token create … > file` stores it."
+        )
+
+        @OptionGroup var state: StateOptions
+
+        @Option(
+            help: ArgumentHelp(
+                "The token's unique name: 1–64 ASCII letters, digits, '-', '_', '.', '@'; it authors the "
+                    + "changesets its sessions commit."
+            )
+        )
+        var name: String
+
+        @Option(
+            help: ArgumentHelp(
+                "viewer (read), editor (create and edit players and matches, delete matches) or admin (also "
+                    + "delete players and manage tokens)."
+            )
+        )
+        var role: RoleArgument
+
+        func validate() throws {
+            do {
+                _ = try TokenAdministration.validateName(name)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
+        func run() async throws { try await run(in: .live()) }
+
+        func run(in context: CommandContext) async throws {
+            let configuration = try await context.configuration(state: state)
+            let created = try StoreAccess.withStorage(configuration.server, create: true) { storage in
+                try TokenAdministration(storage: storage).create(name: name, role: role.role)
+            }
+            guard context.standardOutputIsTerminal else {
+                context.output(created.secret.text)
+                return
+            }
+            let server = configuration.server
+            context.output("Created token \"\(created.token.name)\" (role \(created.token.role.rawValue)).")
+            context.output("Its secret, shown only now (goald keeps only its SHA-256):")
+            context.output("")
+            context.output("    \(created.secret.text)")
+            context.output("")
+            context.output("Give it to the client through GOAL_TOKEN, or paste it when this asks:")
+            context.output(
+                "    " + ConnectInstructions.loginCommand(configuration: server, host: server.host, port: server.port)
+            )
+        }
+    }
+
+    /// `goald token list [--json]`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List tokens (never their secrets).")
+
+        @OptionGroup var state: StateOptions
+
+        @Flag(help: "Print a JSON array instead of a table.")
+        var json = false
+
+        func run() async throws { try await run(in: .live()) }
+
+        func run(in context: CommandContext) async throws {
+            let configuration = try await context.configuration(state: state)
+            let tokens = try StoreAccess.withStorage(configuration.server, create: false) { storage in
+                try TokenAdministration(storage: storage).list()
+            }
+            if json {
+                context.output(try TokenListing.json(tokens))
+            } else {
+                for line in TokenListing.table(tokens) { context.output(line) }
+            }
+        }
+    }
+
+    /// `goald token revoke NAME`.
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a token; a running goald closes its sessions with 4403."
+        )
+
+        @OptionGroup var state: StateOptions
+
+        @Argument(help: "The token's name.")
+        var name: String
+
+        func run() async throws { try await run(in: .live()) }
+
+        func run(in context: CommandContext) async throws {
+            let configuration = try await context.configuration(state: state)
+            let revocation = try StoreAccess.withStorage(configuration.server, create: false) { storage in
+                try TokenAdministration(storage: storage).revoke(name: name)
+            }
+            let token = revocation.token
+            if revocation.wasAlreadyRevoked {
+                context.output("Token \"\(token.name)\" was already revoked (\(TokenListing.date(token.revoked))).")
+            } else {
+                context.output(
+                    "Revoked token \"\(token.name)\" (role \(token.role.rawValue)). A running goald "
+                        + "closes its sessions with 4403; its name stays reserved."
+                )
+            }
+        }
+    }
+}
+
+/// Token listing formats.
+enum TokenListing {
+    static func table(_ tokens: [StoredToken]) -> [String] {
+        guard !tokens.isEmpty else { return ["No tokens. goald makes the admin token on its first start."] }
+        let rows =
+            [["NAME", "ROLE", "CREATED", "STATUS", "ID"]]
+            + tokens.map { token in
+                [
+                    token.name, token.role.rawValue, date(token.created),
+                    token.revoked.map { "revoked " + date($0) } ?? "valid", token.id.uuidString.lowercased(),
+                ]
+            }
+        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == 4 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }
+            .joined(separator: "  ")
+        }
+    }
+
+    static func json(_ tokens: [StoredToken]) throws -> String {
+        struct Entry: Encodable {
+            var id: String
+            var name: String
+            var role: String
+            var created: String
+            var revoked: String?
+
+            enum CodingKeys: String, CodingKey {
+                case id, name, role, created, revoked
+            }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(id, forKey: .id)
+                try container.encode(name, forKey: .name)
+                try container.encode(role, forKey: .role)
+                try container.encode(created, forKey: .created)
+                try container.encode(revoked, forKey: .revoked)  // null while valid
+            }
+        }
+        let entries = tokens.map {
+            Entry(
+                id: $0.id.uuidString.lowercased(),
+                name: $0.name,
+                role: $0.role.rawValue,
+                created: date($0.created),
+                revoked: $0.revoked.map(date)
+            )
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(entries), as: UTF8.self)
+    }
+
+    static func date(_ timestamp: Timestamp?) -> String {
+        guard let timestamp else { return "-" }
+        let date = Date(timeIntervalSince1970: Double(timestamp.millisecondsSince1970) / 1000)
+        return date.formatted(.iso8601)
+    }
+}
