@@ -16,7 +16,11 @@ struct SlowConsumerTests {
         limits.slowConsumerAbortMilliseconds = 1_000
         limits.mutationsPerSecond = 1_000_000
         limits.mutationBurst = 1_000_000
-        try await withTestDaemon(limits: limits) { daemon in
+        try await withTestDaemon(limits: limits) { daemon in try await Self.stall(daemon) }
+    }
+
+    static func stall(_ daemon: TestDaemon) async throws {
+        do {
             var stalled = ResumingSubscriber(token: daemon.tokens.viewer)
             var tinyWindow = try daemon.connector()
             tinyWindow.receiveBufferSize = 4_096
@@ -49,16 +53,19 @@ struct SlowConsumerTests {
 
             // The stalled client reads again: what was in the socket, then the slow-consumer close (or the abort).
             try await stalledSession.client.resumeReading()
-            var closeCode: UInt16?? = nil
-            while closeCode == nil {
+            var closed = false
+            var closeCode: UInt16?
+            while !closed {
                 let received = try await stalledSession.client.next(timeout: .seconds(20))
                 switch received {
                 case .text(let bytes): try stalled.apply(try ServerMessage.decode(bytes))
-                case .closed(let code, _): closeCode = .some(code)
+                case .closed(let code, _):
+                    closed = true
+                    closeCode = code
                 default: continue
                 }
             }
-            #expect(closeCode! == 4008 || closeCode! == nil, "closed with \(String(describing: closeCode))")
+            #expect(closeCode == 4008 || closeCode == nil, "closed with \(String(describing: closeCode))")
             #expect(stalled.revision < total)
             #expect(daemon.metricsText().contains("goald_slow_consumer_closes_total 1"))
 

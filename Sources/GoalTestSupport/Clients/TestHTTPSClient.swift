@@ -46,13 +46,20 @@ public enum TestHTTPSClient {
         timeout: TimeAmount = .seconds(10)
     ) async throws -> TestHTTPResponse {
         let box = NIOLockedValueBox<EventLoopPromise<TestHTTPResponse>?>(nil)
-        let channel = try await connector.connect { channel, observer in
-            let promise = channel.eventLoop.makePromise(of: TestHTTPResponse.self)
-            box.withLockedValue { $0 = promise }
-            try channel.pipeline.syncOperations.addHTTPClientHandlers()
-            try channel.pipeline.syncOperations.addHandler(
-                ResponseCollector(promise: promise) { error in connector.failure(for: error, observer: observer) }
-            )
+        let channel: any Channel
+        do {
+            channel = try await connector.connect { channel, observer in
+                let promise = channel.eventLoop.makePromise(of: TestHTTPResponse.self)
+                box.withLockedValue { $0 = promise }
+                try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                try channel.pipeline.syncOperations.addHandler(
+                    ResponseCollector(promise: promise) { error in connector.failure(for: error, observer: observer) }
+                )
+            }
+        } catch {
+            // The initializer may have run on a channel that never connected (refused): complete its promise.
+            box.withLockedValue { $0 }?.fail(error)
+            throw error
         }
         guard let promise = box.withLockedValue({ $0 }) else { preconditionFailure("initializer did not run") }
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)

@@ -73,7 +73,7 @@ public final class TestWebSocketClient: Sendable {
         let inbox = TestInbox<Received>()
         let endpoint = connector.endpoint
         let box = UpgradeBox()
-        let channel = try await connector.connect { channel, observer in
+        let connecting = Task { try await connector.connect { channel, observer in
             let promise = channel.eventLoop.makePromise(of: HTTPResponseHead.self)
             box.set(promise)
             let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: maxFrameSize, automaticErrorHandling: false) {
@@ -104,6 +104,14 @@ public final class TestWebSocketClient: Sendable {
                 classify: { error in connector.failure(for: error, observer: observer) }
             )
             try channel.pipeline.syncOperations.addHandler(request, name: TestUpgradeRequestHandler.name)
+        } }
+        let channel: any Channel
+        do {
+            channel = try await connecting.value
+        } catch {
+            // The initializer may have run on a channel that never connected (refused): complete its promise.
+            box.value?.fail(error)
+            throw error
         }
         guard let upgrade = box.value else { preconditionFailure("channel initializer did not run") }
         let deadline = channel.eventLoop.scheduleTask(in: timeout) {
