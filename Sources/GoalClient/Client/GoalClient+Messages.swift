@@ -1,0 +1,53 @@
+import Foundation
+import GoalModel
+import GoalReactive
+import GoalWire
+import Logging
+
+/// Reading server messages. Runs on the scheduler only.
+extension GoalClient {
+    /// Decodes and handles one inbound message; a message that does not decode drops the connection.
+    func receive(_ bytes: [UInt8]) {
+        let message: ServerMessage
+        do {
+            message = try ServerMessage.decode(bytes)
+        } catch {
+            abandonConnection(code: .protocolViolation, reason: "undecodable server message: \(error)")
+            return
+        }
+        let epochBefore = state.replica.epoch
+        let outcome = state.session.receive(message, replica: &state.replica)
+        switch outcome {
+        case .none:
+            break
+        case .welcomed(let welcome, let live):
+            state.machine.authenticated()
+            roleStorage.value = welcome.role
+            if epochBefore != state.replica.epoch {
+                replicaStorage.value = state.replica
+            }
+            statusStorage.value = live ? .live(roundTrip: state.roundTrip) : .syncing
+            flushOutbox()
+        case .applied(let changeset):
+            replicaStorage.value = state.replica
+            updatesInput.send(value: .changeset(changeset))
+        case .replaced(let revision):
+            replicaStorage.value = state.replica
+            updatesInput.send(value: .snapshot(revision: revision))
+            statusStorage.value = .live(roundTrip: state.roundTrip)
+        case .caughtUp:
+            statusStorage.value = .live(roundTrip: state.roundTrip)
+        case .resync(let reason):
+            abandonConnection(code: .resync, reason: reason)
+        case .ack(let seq, let revision, let noop):
+            resolve(seq: seq) { .success(MutationAck(id: $0, revision: revision, noop: noop)) }
+        case .rejected(let seq, let rejection):
+            resolve(seq: seq) { .failure(MutationError(.rejected(rejection), id: $0)) }
+        case .paced(let seq, let milliseconds):
+            pause(seq: seq, milliseconds: milliseconds)
+        case .serverError(let code, let text):
+            logger.info("goal.client.server_error", metadata: ["goal.client.code": "\(code.rawValue)"])
+            state.serverError = (code, text)
+        }
+    }
+}
