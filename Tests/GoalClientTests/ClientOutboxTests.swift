@@ -33,9 +33,22 @@ struct ClientOutboxTests {
         let first = h.client.submit(.createPlayer(id: playerA, name: "Ada"), base: 0)
         let second = h.client.submit(.createPlayer(id: playerB, name: "Bo"), base: 0)
         h.scheduler.advance()
-        let mutationA = Mutation(id: MutationID(instance: h.instance, seq: 1), base: 0, action: .createPlayer(id: playerA, name: "Ada"))
-        let mutationB = Mutation(id: MutationID(instance: h.instance, seq: 2), base: 0, action: .createPlayer(id: playerB, name: "Bo"))
-        #expect(h.client.pendingMutations.value == [PendingMutation(mutation: mutationA, isSent: false), PendingMutation(mutation: mutationB, isSent: false)])
+        let mutationA = Mutation(
+            id: MutationID(instance: h.instance, seq: 1),
+            base: 0,
+            action: .createPlayer(id: playerA, name: "Ada")
+        )
+        let mutationB = Mutation(
+            id: MutationID(instance: h.instance, seq: 2),
+            base: 0,
+            action: .createPlayer(id: playerB, name: "Bo")
+        )
+        #expect(
+            h.client.pendingMutations.value == [
+                PendingMutation(mutation: mutationA, isSent: false),
+                PendingMutation(mutation: mutationB, isSent: false),
+            ]
+        )
 
         h.start()
         h.deliver(.connected)
@@ -126,11 +139,19 @@ struct ClientOutboxTests {
         h.deliver(.closed(code: 4403, reason: ""))
         let reason = StopReason.terminal(code: .tokenRevoked, message: "the token was revoked")
         #expect(h.statuses.last == .stopped(reason))
-        #expect(sent.errors == [MutationError(.stopped(reason, wasSent: true), id: MutationID(instance: h.instance, seq: 1))])
+        #expect(
+            sent.errors == [
+                MutationError(.stopped(reason, wasSent: true), id: MutationID(instance: h.instance, seq: 1))
+            ]
+        )
         let late = Recorder()
         late.start(h.client.submit(.createPlayer(id: playerB, name: "Bo"), base: 0))
         h.scheduler.advance()
-        #expect(late.errors == [MutationError(.stopped(reason, wasSent: false), id: MutationID(instance: h.instance, seq: 2))])
+        #expect(
+            late.errors == [
+                MutationError(.stopped(reason, wasSent: false), id: MutationID(instance: h.instance, seq: 2))
+            ]
+        )
         #expect(h.client.pendingMutations.value == [])
     }
 }

@@ -42,7 +42,10 @@ struct ReconnectMachineTests {
         #expect(machine.stop() == .none)
         #expect(machine.start() == .connect(attempt: 0), "an explicit start begins again")
 
-        #expect(machine.connectionFailed(TransportFailure(.tls, "untrusted"), unit: 0) == .stop(.transportFailed(kind: .tls, message: "untrusted")))
+        #expect(
+            machine.connectionFailed(TransportFailure(.tls, "untrusted"), unit: 0)
+                == .stop(.transportFailed(kind: .tls, message: "untrusted"))
+        )
 
         var waiting = ReconnectMachine()
         _ = waiting.start()

@@ -10,7 +10,13 @@ struct ReplicaStateTests {
         for name in ["Cy", "ada", "Bo"] { script.player(name) }
         let match = MatchID()
         script.commit(
-            .createMatch(id: match, homePlayers: [script.players[0]], awayPlayers: [script.players[1]], homeGoals: 1, awayGoals: 0)
+            .createMatch(
+                id: match,
+                homePlayers: [script.players[0]],
+                awayPlayers: [script.players[1]],
+                homeGoals: 1,
+                awayGoals: 0
+            )
         )
         script.commit(.updateMatch(id: match, MatchUpdate(awayPlayers: [script.players[2]])))
         script.commit(.renamePlayer(id: script.players[1], name: "Ada"))

@@ -47,7 +47,13 @@ struct EditMatchViewModelTests {
         #expect(outcome.completed)
         #expect(
             store.submitted.map(\.action) == [
-                .createMatch(id: viewModel.matchID, homePlayers: [mock.a, mock.c], awayPlayers: [mock.b], homeGoals: 1, awayGoals: 1)
+                .createMatch(
+                    id: viewModel.matchID,
+                    homePlayers: [mock.a, mock.c],
+                    awayPlayers: [mock.b],
+                    homeGoals: 1,
+                    awayGoals: 1
+                )
             ]
         )
         #expect(store.replica.value.matches[viewModel.matchID]?.homeGoals == 1)
@@ -75,7 +81,15 @@ struct EditMatchViewModelTests {
         #expect(viewModel.saveAction.isEnabled.value)
         let outcome = Outcome(viewModel.saveAction.apply())
         #expect(outcome.values.map(\.revision) == [7])
-        #expect(store.submitted == [Mutation(id: store.submitted[0].id, base: 6, action: .updateMatch(id: mock.match1, MatchUpdate(awayGoals: 3)))])
+        #expect(
+            store.submitted == [
+                Mutation(
+                    id: store.submitted[0].id,
+                    base: 6,
+                    action: .updateMatch(id: mock.match1, MatchUpdate(awayGoals: 3))
+                )
+            ]
+        )
     }
 
     @Test func pickerSelectionIsBoundBackAndKeepsTheStoredOrder() {
@@ -85,7 +99,7 @@ struct EditMatchViewModelTests {
         home.active.value = true
         #expect(home.selectedPlayers.value == [mock.c, mock.a])
         #expect((0..<4).map(home.isPlayerSelected(at:)) == [true, false, true, false])
-        #expect((0..<4).map(home.canSelectPlayer(at:)) == [true, false, false, true], "B and D play away")
+        #expect((0..<4).map(home.canSelectPlayer(at:)) == [true, false, true, false], "B and D play away")
         home.deselectPlayer(at: 0)  // A
         #expect(viewModel.selectedHomePlayers.value == [mock.c])
         #expect(viewModel.homePlayersString.value == "C")

@@ -21,7 +21,11 @@ struct ManagePlayersViewModelTests {
 
     @Test func initialPlayersAreSelectedAndDisabledPlayersCannotBeSelected() {
         let store = mock.store()
-        let viewModel = ManagePlayersViewModel(store: store, initialPlayers: [mock.a, mock.b], disabledPlayers: [mock.c])
+        let viewModel = ManagePlayersViewModel(
+            store: store,
+            initialPlayers: [mock.a, mock.b],
+            disabledPlayers: [mock.c]
+        )
         viewModel.active.value = true
         // Players by name (DESIGN.md): A, B, C, D.
         #expect((0..<4).map(viewModel.playerName(at:)) == ["A", "B", "C", "D"])
@@ -62,7 +66,10 @@ struct ManagePlayersViewModelTests {
             ("   ", "a player name cannot be empty or only whitespace"),
             ("a", "a player named \"A\" already exists"),
             (" d ", "a player named \"D\" already exists"),
-            ("Ann\u{202E}", "a player name cannot contain control, bidi-override or zero-width characters; found U+202E"),
+            (
+                "Ann\u{202E}",
+                "a player name cannot contain control, bidi-override or zero-width characters; found U+202E"
+            ),
             (String(repeating: "x", count: 65), "a player name has at most 64 characters; this one has 65"),
         ]
     )

@@ -69,7 +69,13 @@ struct RankingsViewModelTests {
             let before = viewModel.rows
             _ = Outcome(
                 other.submit(
-                    .createMatch(id: MatchID(), homePlayers: [mock.c], awayPlayers: [mock.a], homeGoals: 1, awayGoals: 0),
+                    .createMatch(
+                        id: MatchID(),
+                        homePlayers: [mock.c],
+                        awayPlayers: [mock.a],
+                        homeGoals: 1,
+                        awayGoals: 0
+                    ),
                     base: other.replica.value.revision
                 )
             )

@@ -12,7 +12,10 @@ extension GoalClient {
         case .connect(let attempt):
             openConnection(attempt: attempt)
         case .wait(let attempt, let delay):
-            logger.info("goal.client.reconnect.wait", metadata: ["goal.client.attempt": "\(attempt)", "goal.client.delay": "\(delay)"])
+            logger.info(
+                "goal.client.reconnect.wait",
+                metadata: ["goal.client.attempt": "\(attempt)", "goal.client.delay": "\(delay)"]
+            )
             statusStorage.value = .reconnecting(attempt: attempt, delay: delay)
             state.retryTimer.inner = onScheduler(at: now.addingTimeInterval(delay)) { client in
                 client.execute(client.state.machine.retryTimerFired())
@@ -82,7 +85,10 @@ extension GoalClient {
     /// Gives up on the current connection (gap, bad stream, dead peer): closes it with `code` and reconnects
     /// with backoff without waiting for the transport's `.closed`.
     func abandonConnection(code: CloseCode, reason: String) {
-        logger.info("goal.client.abandon", metadata: ["goal.client.code": "\(code)", "goal.client.reason": "\(reason)"])
+        logger.info(
+            "goal.client.abandon",
+            metadata: ["goal.client.code": "\(code)", "goal.client.reason": "\(reason)"]
+        )
         state.connection?.close(code: code.rawValue)
         tearDownConnection()
         execute(state.machine.connectionClosed(code: nil, message: reason, unit: jitter.nextUnit()))

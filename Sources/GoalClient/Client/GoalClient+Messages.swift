@@ -23,7 +23,9 @@ extension GoalClient {
         case .welcomed(let welcome, let live):
             state.machine.authenticated()
             roleStorage.value = welcome.role
-            if epochBefore != state.replica.epoch {
+            // Publish the first epoch at once; a replica emptied by an epoch change stays visible until the
+            // snapshot that follows replaces it.
+            if epochBefore == nil, state.replica.epoch != nil {
                 replicaStorage.value = state.replica
             }
             statusStorage.value = live ? .live(roundTrip: state.roundTrip) : .syncing

@@ -67,7 +67,8 @@ public final class InMemoryLeague: @unchecked Sendable {
             return .rejected(
                 MutationRejection(
                     code: .unauthorized,
-                    message: "the \(role.rawValue) role may not \(mutation.action.operation.replacingOccurrences(of: "_", with: " "))"
+                    message:
+                        "the \(role.rawValue) role may not \(mutation.action.operation.replacingOccurrences(of: "_", with: " "))"
                 )
             )
         }

@@ -49,7 +49,8 @@ public final class LiveLeagueStore: LeagueStore {
         lifetime: Lifetime
     ) -> Property<Value> {
         let storage = MutableProperty(source.value)
-        lifetime += source.signal.observe(on: scheduler).observeValues { storage.value = $0 }
+        // The producer replays the current value and subscribes atomically, so no change is lost in between.
+        lifetime += source.producer.observe(on: scheduler).startWithValues { storage.value = $0 }
         return Property(capturing: storage)
     }
 }

@@ -1,6 +1,6 @@
+import Foundation
 public import GoalClient
 public import GoalModel
-import Foundation
 
 /// What to tell the user when a save conflicts: which fields someone else changed and what they hold now.
 ///

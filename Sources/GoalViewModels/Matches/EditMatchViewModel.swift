@@ -79,10 +79,12 @@ public final class EditMatchViewModel {
         formattedHomeGoals = homeGoals.map { "\($0)" }
         formattedAwayGoals = awayGoals.map { "\($0)" }
         homePlayersString = Property.combineLatest(homePlayers, original, store.replica).map { ids, original, replica in
-            ids.isEmpty ? "Set Home Players" : replica.names(MatchDraft.ordered(ids, keeping: original.homePlayers, replica))
+            ids.isEmpty
+                ? "Set Home Players" : replica.names(MatchDraft.ordered(ids, keeping: original.homePlayers, replica))
         }
         awayPlayersString = Property.combineLatest(awayPlayers, original, store.replica).map { ids, original, replica in
-            ids.isEmpty ? "Set Away Players" : replica.names(MatchDraft.ordered(ids, keeping: original.awayPlayers, replica))
+            ids.isEmpty
+                ? "Set Away Players" : replica.names(MatchDraft.ordered(ids, keeping: original.awayPlayers, replica))
         }
         let current = Property.combineLatest(homePlayers, awayPlayers, homeGoals, awayGoals)
         inputIsValid = current.map { home, away, homeGoals, awayGoals in
@@ -99,26 +101,24 @@ public final class EditMatchViewModel {
         let matchID = self.matchID
         let base = self.base
         let saveState = Property.combineLatest(inputIsValid, hasChanges, current, original)
-        saveAction = Action(state: saveState, enabledIf: { $0.0 && $0.1 }) { state, _ in
-            let (home, away, homeGoals, awayGoals) = state.2
-            let replica = store.replica.value
-            let action: MutationAction
-            if isNew {
-                action = .createMatch(
-                    id: matchID,
-                    homePlayers: MatchDraft.ordered(home, keeping: [], replica),
-                    awayPlayers: MatchDraft.ordered(away, keeping: [], replica),
+        saveAction = Action(
+            state: saveState,
+            enabledIf: { $0.0 && $0.1 },
+            execute: { state, _ in
+                let (home, away, homeGoals, awayGoals) = state.2
+                let draft = isNew ? nil : state.3
+                let action = MatchDraft.saveAction(
+                    matchID: matchID,
+                    original: draft,
+                    home: home,
+                    away: away,
                     homeGoals: homeGoals,
-                    awayGoals: awayGoals
+                    awayGoals: awayGoals,
+                    replica: store.replica.value
                 )
-            } else {
-                action = .updateMatch(
-                    id: matchID,
-                    state.3.update(home: home, away: away, homeGoals: homeGoals, awayGoals: awayGoals, replica: replica)
-                )
+                return store.submit(action, base: base)
             }
-            return store.submit(action, base: base)
-        }
+        )
         let original = self.original
         let goals = (home: homeGoals, away: awayGoals)
         adjustGoalsAction = Action(enabledIf: Property(value: !isNew)) { (side: Side, delta: Int) in

@@ -41,6 +41,36 @@ struct MatchDraft: Hashable, Sendable {
         return update
     }
 
+    /// What saving a form sends: `create_match` with every field for a new match (`original` nil), else
+    /// `update_match` with only the fields that differ from `original`.
+    static func saveAction(
+        matchID: MatchID,
+        original: MatchDraft?,
+        home: Set<PlayerID>,
+        away: Set<PlayerID>,
+        homeGoals: Int,
+        awayGoals: Int,
+        replica: ReplicaState
+    ) -> MutationAction {
+        guard let original else {
+            return .createMatch(
+                id: matchID,
+                homePlayers: ordered(home, keeping: [], replica),
+                awayPlayers: ordered(away, keeping: [], replica),
+                homeGoals: homeGoals,
+                awayGoals: awayGoals
+            )
+        }
+        let update = original.update(
+            home: home,
+            away: away,
+            homeGoals: homeGoals,
+            awayGoals: awayGoals,
+            replica: replica
+        )
+        return .updateMatch(id: matchID, update)
+    }
+
     /// A side's players in a stable order: those already on the side keep their order, new ones follow by name.
     static func ordered(_ ids: Set<PlayerID>, keeping existing: [PlayerID], _ replica: ReplicaState) -> [PlayerID] {
         let kept = existing.filter(ids.contains)

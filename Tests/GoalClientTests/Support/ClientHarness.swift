@@ -52,12 +52,18 @@ final class ClientHarness {
     }
 
     /// Connects and answers `hello` with a `welcome`.
-    func connect(mode: ServerMessage.SyncMode, head: Revision, digest: Digest = .genesis, epoch: String = "test-epoch") {
+    func connect(mode: ServerMessage.SyncMode, head: Revision, digest: Digest = .genesis, epoch: String = "test-epoch")
+    {
         deliver(.connected)
         deliver(.welcome(welcome(mode: mode, head: head, digest: digest, epoch: epoch)))
     }
 
-    func welcome(mode: ServerMessage.SyncMode, head: Revision, digest: Digest, epoch: String = "test-epoch")
+    func welcome(
+        mode: ServerMessage.SyncMode,
+        head: Revision,
+        digest: Digest,
+        epoch: String = "test-epoch"
+    )
         -> ServerMessage.Welcome
     {
         ServerMessage.Welcome(
@@ -82,7 +88,9 @@ struct LeagueScript {
     @discardableResult
     mutating func commit(_ action: MutationAction) -> Changeset {
         seq += 1
-        let outcome = league.apply(Mutation(id: MutationID(instance: server, seq: seq), base: league.revision, action: action))
+        let outcome = league.apply(
+            Mutation(id: MutationID(instance: server, seq: seq), base: league.revision, action: action)
+        )
         guard case .committed = outcome else { fatalError("script mutation failed: \(outcome)") }
         return league.history.last!
     }
