@@ -16,7 +16,15 @@ extension GoalClient {
             return
         }
         let epochBefore = state.replica.epoch
-        let outcome = state.session.receive(message, replica: &state.replica)
+        // Take session and replica out of `state` (leaving empty values) so each is uniquely referenced while it
+        // changes: no copy-on-write of the replica's dictionaries, and no overlapping access to `state`.
+        var session = state.session
+        var replica = state.replica
+        state.session = SyncSession()
+        state.replica = ReplicaState()
+        let outcome = session.receive(message, replica: &replica)
+        state.session = session
+        state.replica = replica
         switch outcome {
         case .none:
             break
