@@ -11,7 +11,9 @@ public import GoalWire
 ///   resets the count.
 /// - A lost connection (closed with a reconnect-class code, dropped, or failed to open) waits
 ///   `policy.delay(attempt: n)` and opens retry n; n grows by one per failure until a `welcome` arrives.
-/// - A terminal close code (`CloseCode.isTerminal`), a TLS failure or `stop` stops for good: no more actions.
+/// - A terminal close code (`CloseCode.isTerminal`), a TLS failure or `stop` stops for good: no more actions
+///   until `start`.
+/// - Closes and failures count only while a connection is opening or open; late ones are ignored.
 /// - `reconnectNow` (a refresh) skips a pending wait.
 public struct ReconnectMachine: Hashable, Sendable {
     /// Where the machine stands.
@@ -64,6 +66,7 @@ public struct ReconnectMachine: Hashable, Sendable {
     /// The connection ended: `code` is the close code (nil when it dropped or was abandoned as dead).
     /// - Parameter unit: A random unit in [0, 1) for the jitter of the next delay.
     public mutating func connectionClosed(code: CloseCode?, message: String, unit: Double) -> Action {
+        guard hasConnection else { return .none }
         if let code, code.isTerminal {
             return stopNow(.terminal(code: code, message: message))
         }
@@ -73,6 +76,7 @@ public struct ReconnectMachine: Hashable, Sendable {
     /// The connection could not be opened.
     /// - Parameter unit: A random unit in [0, 1) for the jitter of the next delay.
     public mutating func connectionFailed(_ failure: TransportFailure, unit: Double) -> Action {
+        guard hasConnection else { return .none }
         if failure.kind == .tls {
             return stopNow(.transportFailed(kind: failure.kind, message: failure.message))
         }
@@ -95,6 +99,14 @@ public struct ReconnectMachine: Hashable, Sendable {
     public mutating func stop() -> Action {
         if case .stopped = state { return .none }
         return stopNow(.requested)
+    }
+
+    /// True while a connection is opening or open: only then can it close or fail.
+    private var hasConnection: Bool {
+        switch state {
+        case .connecting, .connected: true
+        case .idle, .waiting, .stopped: false
+        }
     }
 
     private mutating func lost(unit: Double) -> Action {
