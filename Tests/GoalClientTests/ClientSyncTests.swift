@@ -43,6 +43,43 @@ struct ClientSyncTests {
         #expect(h.client.role.value == .editor)
     }
 
+    @Test func aBacklogIsPublishedInBatchesAndAtCaughtUp() {
+        var script = LeagueScript()
+        let changesets = ["Ada", "Bo", "Cy", "Di", "Ed"].map { script.player($0) }
+        let h = ClientHarness { $0.backlogBatch = 2 }
+        var revisions: [Revision] = []
+        h.client.replica.signal.observeValues { revisions.append($0.revision) }
+        h.start()
+        h.connect(mode: .backlog, head: 5, digest: changesets[4].digest)
+        var published: [[ReplicaUpdate]] = []
+        for changeset in changesets {
+            h.deliver(.changeset(changeset))
+            published.append(h.updates)
+        }
+        #expect(published.map(\.count) == [0, 2, 2, 4, 4])
+        #expect(revisions == [0, 2, 4], "the first epoch, then one publication per batch")
+        h.deliver(.caughtUp(head: 5))
+        #expect(h.updates == changesets.map { .changeset($0) })
+        #expect(revisions == [0, 2, 4, 5])
+        #expect(h.statuses.last == .live(roundTrip: nil))
+        let live = script.player("Flo")
+        h.deliver(.changeset(live))
+        #expect(revisions == [0, 2, 4, 5, 6], "live changesets are published one by one")
+    }
+
+    @Test func aBacklogCutShortIsStillPublished() {
+        var script = LeagueScript()
+        let first = script.player("Ada")
+        let h = ClientHarness()
+        h.start()
+        h.connect(mode: .backlog, head: 3)
+        h.deliver(.changeset(first))
+        #expect(h.updates == [])
+        h.deliver(.closed(code: 4008, reason: "slow consumer"))
+        #expect(h.updates == [.changeset(first)])
+        #expect(h.client.replica.value.revision == 1)
+    }
+
     @Test func duplicateChangesetsAreDroppedWithoutAnUpdate() {
         var script = LeagueScript()
         let first = script.player("Ada")

@@ -17,6 +17,9 @@ public struct ClientConfiguration: Sendable {
     public var idleTimeout: TimeInterval
     /// Reconnect backoff (default `BackoffPolicy.standard`).
     public var backoff: BackoffPolicy
+    /// While a backlog is read, the replica is published every this many changesets and at `caught_up`
+    /// (default 256); live changesets are published one by one.
+    public var backlogBatch: Int
 
     public init(
         token: String,
@@ -24,7 +27,8 @@ public struct ClientConfiguration: Sendable {
         stream: ClientMessage.StreamSelection = .all,
         pingInterval: TimeInterval = 15,
         idleTimeout: TimeInterval = TimeInterval(WireProtocol.idleTimeoutSeconds),
-        backoff: BackoffPolicy = .standard
+        backoff: BackoffPolicy = .standard,
+        backlogBatch: Int = 256
     ) {
         self.token = token
         self.serverName = serverName
@@ -32,6 +36,7 @@ public struct ClientConfiguration: Sendable {
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
         self.backoff = backoff
+        self.backlogBatch = max(backlogBatch, 1)
     }
 
     /// A copy with one field changed: `configuration.with { $0.pingInterval = 5 }`.

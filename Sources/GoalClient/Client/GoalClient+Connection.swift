@@ -97,6 +97,7 @@ extension GoalClient {
     /// Forgets the current connection: later events of it are ignored, timers stop, sent mutations are marked
     /// for re-sending on the next connection.
     func tearDownConnection() {
+        publishApplied()
         state.generation += 1
         state.connection = nil
         state.session = SyncSession()

@@ -39,13 +39,17 @@ extension GoalClient {
             statusStorage.value = live ? .live(roundTrip: state.roundTrip) : .syncing
             flushOutbox()
         case .applied(let changeset):
-            replicaStorage.value = state.replica
-            updatesInput.send(value: .changeset(changeset))
+            state.unpublished.append(changeset)
+            if !state.session.isInBacklog || state.unpublished.count >= configuration.backlogBatch {
+                publishApplied()
+            }
         case .replaced(let revision):
+            state.unpublished = []
             replicaStorage.value = state.replica
             updatesInput.send(value: .snapshot(revision: revision))
             statusStorage.value = .live(roundTrip: state.roundTrip)
         case .caughtUp:
+            publishApplied()
             statusStorage.value = .live(roundTrip: state.roundTrip)
         case .resync(let reason):
             abandonConnection(code: .resync, reason: reason)
@@ -59,5 +63,16 @@ extension GoalClient {
             logger.info("goal.client.server_error", metadata: ["goal.client.code": "\(code.rawValue)"])
             state.serverError = (code, text)
         }
+    }
+
+    /// Publishes the replica, then one update per changeset applied since the last publication. A backlog is
+    /// published in batches of `configuration.backlogBatch` (and at `caught_up`), so observers that re-sort whole
+    /// lists do not do it once per changeset while catching up.
+    func publishApplied() {
+        guard !state.unpublished.isEmpty else { return }
+        let batch = state.unpublished
+        state.unpublished = []
+        replicaStorage.value = state.replica
+        for changeset in batch { updatesInput.send(value: .changeset(changeset)) }
     }
 }

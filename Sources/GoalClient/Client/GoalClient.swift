@@ -28,7 +28,8 @@ public final class GoalClient: @unchecked Sendable {
 
     /// The replica: players, matches and ratings at `revision`, with epoch and digest.
     public let replica: Property<ReplicaState>
-    /// Every applied changeset (and every snapshot), after `replica` holds it.
+    /// Every applied changeset (and every snapshot), after `replica` holds it. While a backlog is read, the replica
+    /// and these updates are published in batches (`ClientConfiguration.backlogBatch`), in order.
     public let updates: Signal<ReplicaUpdate, Never>
     /// The connection's state.
     public let status: Property<ConnectionStatus>
@@ -67,6 +68,8 @@ public final class GoalClient: @unchecked Sendable {
         var roundTrip: TimeInterval?
         /// The last `error` message of this connection: its close code and text explain the close that follows.
         var serverError: (code: WireErrorCode, message: String)?
+        /// Backlog changesets applied to `replica` but not yet published (see `publishApplied`).
+        var unpublished: [Changeset] = []
         let retryTimer = SerialDisposable()
         let pingTimer = SerialDisposable()
         let deadPeerTimer = SerialDisposable()

@@ -37,6 +37,12 @@ struct SyncSession {
 
     private(set) var phase: Phase = .awaitingWelcome
 
+    /// True while a backlog is being read (before `caught_up`).
+    var isInBacklog: Bool {
+        if case .backlog = phase { return true }
+        return false
+    }
+
     /// True once `welcome` arrived (mutations may be sent).
     var isAuthenticated: Bool {
         if case .awaitingWelcome = phase { return false }
