@@ -83,6 +83,7 @@ final class ScriptedServer: Transport, @unchecked Sendable {
         }
     }
 
+    /// `@unchecked Sendable`: `instance` and `isOpen` change only under the server's `lock`.
     final class Connection: TransportConnection, @unchecked Sendable {
         weak var server: ScriptedServer?
         let events: @Sendable (TransportEvent) -> Void
