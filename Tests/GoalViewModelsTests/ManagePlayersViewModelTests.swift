@@ -108,4 +108,24 @@ struct ManagePlayersViewModelTests {
         _ = Outcome(viewModel.saveAction.apply())
         #expect(alerts.values == ["the viewer role may not create player"])
     }
+
+    @Test func aPlayerBeingCreatedIsListedAsPendingUntilTheServerAnswers() {
+        let store = mock.store()
+        let viewModel = ManagePlayersViewModel(store: store)
+        let changes = Recorder(viewModel.contentChanges)
+        viewModel.active.value = true
+        _ = changes.take()
+        store.holdsMutations = true
+        viewModel.playerName.value = "Bea"
+        let outcome = Outcome(viewModel.saveAction.apply())
+        #expect((0..<5).map(viewModel.playerName(at:)) == ["A", "B", "Bea", "C", "D"])
+        #expect((0..<5).map(viewModel.isPending(at:)) == [false, false, true, false, false])
+        #expect(changes.take() == [RowChanges(insertions: [2])])
+        #expect(viewModel.playerName.value == "Bea", "the form keeps the name until the save succeeds")
+        store.releaseHeldMutations()
+        #expect(outcome.completed)
+        #expect((0..<5).map(viewModel.isPending(at:)) == [false, false, false, false, false])
+        #expect(changes.take() == [RowChanges(modifications: [2]), RowChanges()])
+        #expect(viewModel.playerName.value == "")
+    }
 }

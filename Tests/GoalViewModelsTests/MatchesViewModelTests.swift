@@ -112,4 +112,34 @@ struct MatchesViewModelTests {
         #expect((0..<2).map(viewModel.result(at:)) == ["2 : 1", "1 : 1"])
         #expect(changes.take() == [RowChanges(modifications: [1]), RowChanges(modifications: [1])])
     }
+
+    @Test func aMatchBeingCreatedShowsAtTheTopAsPendingUntilTheServerAnswers() {
+        let store = mock.store()
+        let viewModel = MatchesViewModel(store: store)
+        let changes = Recorder(viewModel.contentChanges)
+        viewModel.active.value = true
+        _ = changes.take()
+        store.holdsMutations = true
+        let id = MatchID()
+        let create = MutationAction.createMatch(
+            id: id,
+            homePlayers: [mock.b],
+            awayPlayers: [mock.d],
+            homeGoals: 3,
+            awayGoals: 3
+        )
+        let outcome = Outcome(store.submit(create, base: 6))
+        let pendingRow = MatchRow(id: id, homePlayers: "B", awayPlayers: "D", result: "3 : 3", isPending: true)
+        #expect(viewModel.rows.map(\.id) == [id, mock.match1, mock.match2])
+        #expect(viewModel.rows.first == pendingRow)
+        #expect(changes.take() == [RowChanges(insertions: [0])])
+        store.releaseHeldMutations()
+        #expect(outcome.completed)
+        #expect(viewModel.rows.map(\.id) == [id, mock.match1, mock.match2])
+        #expect(viewModel.isPending(at: 0) == false)
+        #expect(
+            changes.take() == [RowChanges(modifications: [0])],
+            "the committed row replaces the pending one in place"
+        )
+    }
 }

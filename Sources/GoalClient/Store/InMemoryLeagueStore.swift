@@ -109,13 +109,17 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
         return ticket.producer
     }
 
-    /// Sends every held mutation, in order (`holdsMutations` is left as it is).
+    /// Sends every held mutation, in order (`holdsMutations` is left as it is). Like a server, each is committed
+    /// (and its changeset reaches every replica) before it leaves `pendingMutations` and its producer answers.
     public func releaseHeldMutations() {
         lock.withLock {
-            let batch = held
-            held = []
-            publishPending()
-            for (mutation, ticket) in batch { deliver(mutation, ticket) }
+            while !held.isEmpty {
+                let (mutation, ticket) = held[0]
+                let outcome = league.apply(mutation, author: author, role: role)
+                held.removeFirst()
+                publishPending()
+                ticket.resolve(InMemoryLeagueStore.result(of: outcome, id: mutation.id))
+            }
         }
     }
 
@@ -136,13 +140,16 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
     }
 
     private func deliver(_ mutation: Mutation, _ ticket: MutationTicket) {
-        switch league.apply(mutation, author: author, role: role) {
-        case .committed(let revision):
-            ticket.resolve(.success(MutationAck(id: mutation.id, revision: revision, noop: false)))
-        case .noop(let revision):
-            ticket.resolve(.success(MutationAck(id: mutation.id, revision: revision, noop: true)))
-        case .rejected(let rejection):
-            ticket.resolve(.failure(MutationError(.rejected(rejection), id: mutation.id)))
+        ticket.resolve(
+            InMemoryLeagueStore.result(of: league.apply(mutation, author: author, role: role), id: mutation.id)
+        )
+    }
+
+    private static func result(of outcome: MutationOutcome, id: MutationID) -> Result<MutationAck, MutationError> {
+        switch outcome {
+        case .committed(let revision): .success(MutationAck(id: id, revision: revision, noop: false))
+        case .noop(let revision): .success(MutationAck(id: id, revision: revision, noop: true))
+        case .rejected(let rejection): .failure(MutationError(.rejected(rejection), id: id))
         }
     }
 

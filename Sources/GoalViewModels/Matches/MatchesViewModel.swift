@@ -7,7 +7,8 @@ public import GoalReactive
 /// Inputs: `active`, `refreshObserver`, `deleteAction` (a row index). Outputs: `title` "Matches",
 /// `contentChanges` (`RowChanges`), `isLoading`, `alertMessages`; child view models for new and existing
 /// matches. A successful delete triggers a refresh; every error becomes an alert message. Another client's
-/// commit arrives as `RowChanges` without a refresh; rows of matches with a pending mutation are marked.
+/// commit arrives as `RowChanges` without a refresh; rows of matches with a pending mutation are marked, and a
+/// match being created shows at the top, marked pending, until the server answers.
 ///
 /// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view.
 @MainActor
@@ -32,7 +33,7 @@ public final class MatchesViewModel {
     public init(store: any LeagueStore) {
         self.store = store
         let feed = ListFeed<MatchRow>(store: store) { replica, pending in
-            MatchesViewModel.rows(replica, pending: PendingSet(pending))
+            MatchesViewModel.rows(replica, pending: PendingSet(pending, replica: replica))
         }
         self.feed = feed
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
@@ -73,8 +74,9 @@ public final class MatchesViewModel {
         EditMatchViewModel(store: store, matchID: feed.rows[row].id)
     }
 
+    /// Matches being created first (pending, newest first), then the replica's matches newest first.
     static func rows(_ replica: ReplicaState, pending: PendingSet) -> [MatchRow] {
-        replica.matchesNewestFirst().map { match in
+        (pending.createdMatches + replica.matchesNewestFirst()).map { match in
             MatchRow(
                 id: match.id,
                 homePlayers: replica.names(match.homePlayers),

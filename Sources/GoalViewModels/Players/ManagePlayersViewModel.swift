@@ -9,7 +9,8 @@ public import GoalReactive
 /// `selectPlayer(at:)` / `deselectPlayer(at:)`. Outputs: `title` "Players", `contentChanges`, `isLoading`,
 /// `alertMessages`, `selectedPlayers` (bound into an `EditMatchViewModel` with `<~`), `inputIsValid` and
 /// `nameProblem`: the name must satisfy DESIGN.md's rules (`PlayerName`) and be unique by key against the
-/// replica. A successful save clears `playerName` and refreshes; errors become alert messages.
+/// replica. A successful save clears `playerName` and refreshes; errors become alert messages. A player being
+/// created is listed at once, marked pending, until the server answers.
 ///
 /// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its views.
 @MainActor
@@ -44,7 +45,7 @@ public final class ManagePlayersViewModel {
         self.disabledPlayers = disabledPlayers
         selectedPlayers = MutableProperty(initialPlayers)
         let feed = ListFeed<PlayerRow>(store: store) { replica, pending in
-            ManagePlayersViewModel.rows(replica, pending: PendingSet(pending))
+            ManagePlayersViewModel.rows(replica, pending: PendingSet(pending, replica: replica))
         }
         self.feed = feed
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
@@ -95,8 +96,17 @@ public final class ManagePlayersViewModel {
         selectedPlayers.modify { _ = $0.remove(id) }
     }
 
+    /// Every player by name, players being created among them (marked pending).
     static func rows(_ replica: ReplicaState, pending: PendingSet) -> [PlayerRow] {
-        replica.playersByName().map { PlayerRow(id: $0.id, name: $0.name, isPending: pending.players.contains($0.id)) }
+        var entries = replica.players.values.map {
+            (key: $0.nameKey, row: PlayerRow(id: $0.id, name: $0.name, isPending: pending.players.contains($0.id)))
+        }
+        for created in pending.createdPlayers {
+            entries.append((created.name.key, PlayerRow(id: created.id, name: created.name.value, isPending: true)))
+        }
+        return entries.sorted { lhs, rhs in
+            lhs.key != rhs.key ? lhs.key < rhs.key : lhs.row.id < rhs.row.id
+        }.map(\.row)
     }
 
     /// Why a name cannot be used: DESIGN.md's name rules, then uniqueness by key.
