@@ -76,6 +76,13 @@ struct ClientOutboxTests {
         #expect(b.errors == [MutationError(.rejected(conflict), id: mutationB.id)])
         #expect(b.errors.first?.code == .conflict)
         #expect(h.client.pendingMutations.value == [])
+        #expect(
+            h.pending.map { $0.map(\.isSent) } == [
+                [false], [false, false], [true, true], [false, false], [true, true], [true], [],
+            ],
+            "queued, sent, marked unsent by the drop, re-sent, answered one by one"
+        )
+        #expect(h.pending.allSatisfy { $0.map(\.id.seq) == Array([1, 2].prefix($0.count)) || $0.map(\.id.seq) == [2] })
     }
 
     @Test func startingAMutationProducerTwiceSendsItOnceAndReplaysTheAnswer() {
