@@ -130,6 +130,23 @@ struct ClientConnectionTests {
         #expect(revisions == [0])
     }
 
+    @Test func refreshFailsWhenTheAttemptItWaitsForFailsAndTheClientKeepsRetrying() {
+        let h = ClientHarness()
+        h.start()
+        h.connect(mode: .live, head: 0)
+        h.deliver(.closed(code: 1006, reason: ""))
+        var errors: [StoreError] = []
+        _ = h.client.refresh().startWithFailed { errors.append($0) }
+        h.scheduler.advance()
+        #expect(errors == [], "the wait was skipped; the new attempt is under way")
+        h.deliver(.failed(TransportFailure(.cannotConnect, "refused")))
+        #expect(errors == [.unreachable("test:7443", retryIn: 1)])
+        #expect(errors.first?.description == "cannot reach test:7443; retrying in 1.0 s")
+        #expect(h.statuses.last == .reconnecting(attempt: 2, delay: 1))
+        h.scheduler.advance(by: 1)
+        #expect(h.transport.connections.count == 3)
+    }
+
     @Test func refreshFailsWhenTheClientStops() {
         let h = ClientHarness()
         h.start()

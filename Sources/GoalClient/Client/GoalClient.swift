@@ -137,7 +137,9 @@ public final class GoalClient: @unchecked Sendable {
 
     /// Makes sure the replica is current: skips a pending reconnect wait (starting the client if idle), then
     /// sends the replica's revision once the session is live.
-    /// - Returns: A producer of the live revision; it fails with `StoreError.stopped` if the client stops first.
+    /// - Returns: A producer of the live revision. It fails with a `StoreError` when the connection attempt it
+    ///   waits for fails (the client keeps retrying with backoff; the replica stays usable) or when the client
+    ///   stops.
     public func refresh() -> SignalProducer<Revision, StoreError> {
         SignalProducer { observer, lifetime in
             self.onScheduler { client in
@@ -147,6 +149,7 @@ public final class GoalClient: @unchecked Sendable {
                     client.execute(client.state.machine.reconnectNow())
                 }
             }
+            var attempting = false
             lifetime += self.status.producer.startWithValues { [weak self] status in
                 switch status {
                 case .live:
@@ -154,7 +157,11 @@ public final class GoalClient: @unchecked Sendable {
                     observer.sendCompleted()
                 case .stopped(let reason):
                     observer.send(error: .stopped(reason))
-                default:
+                case .connecting, .syncing:
+                    attempting = true
+                case .reconnecting(_, let delay) where attempting:
+                    observer.send(error: .unreachable(self?.configuration.serverName ?? "", retryIn: delay))
+                case .idle, .reconnecting:
                     break
                 }
             }
