@@ -1,4 +1,3 @@
-import Foundation
 public import GoalClient
 public import GoalModel
 
@@ -54,7 +53,7 @@ public struct ConflictAlert: Hashable, Sendable {
 
     /// "home_goals" → "home goals".
     static func label(_ field: String) -> String {
-        field.replacingOccurrences(of: "_", with: " ")
+        String(field.map { $0 == "_" ? " " : $0 })
     }
 
     private static func value(of field: String, in match: Match, replica: ReplicaState) -> String? {
