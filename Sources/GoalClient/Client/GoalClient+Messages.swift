@@ -1,0 +1,78 @@
+import Foundation
+import GoalModel
+import GoalReactive
+import GoalWire
+import Logging
+
+/// Reading server messages. Runs on the scheduler only.
+extension GoalClient {
+    /// Decodes and handles one inbound message; a message that does not decode drops the connection.
+    func receive(_ bytes: [UInt8]) {
+        let message: ServerMessage
+        do {
+            message = try ServerMessage.decode(bytes)
+        } catch {
+            abandonConnection(code: .protocolViolation, reason: "undecodable server message: \(error)")
+            return
+        }
+        let epochBefore = state.replica.epoch
+        // Take session and replica out of `state` (leaving empty values) so each is uniquely referenced while it
+        // changes: no copy-on-write of the replica's dictionaries, and no overlapping access to `state`.
+        var session = state.session
+        var replica = state.replica
+        state.session = SyncSession()
+        state.replica = ReplicaState()
+        let outcome = session.receive(message, replica: &replica)
+        state.session = session
+        state.replica = replica
+        switch outcome {
+        case .none:
+            break
+        case .welcomed(let welcome, let live):
+            state.machine.authenticated()
+            roleStorage.value = welcome.role
+            // Publish the first epoch at once; a replica emptied by an epoch change stays visible until the
+            // snapshot that follows replaces it.
+            if epochBefore == nil, state.replica.epoch != nil {
+                replicaStorage.value = state.replica
+            }
+            statusStorage.value = live ? .live(roundTrip: state.roundTrip) : .syncing
+            flushOutbox()
+        case .applied(let changeset):
+            state.unpublished.append(changeset)
+            if !state.session.isInBacklog || state.unpublished.count >= configuration.backlogBatch {
+                publishApplied()
+            }
+        case .replaced(let revision):
+            state.unpublished = []
+            replicaStorage.value = state.replica
+            updatesInput.send(value: .snapshot(revision: revision))
+            statusStorage.value = .live(roundTrip: state.roundTrip)
+        case .caughtUp:
+            publishApplied()
+            statusStorage.value = .live(roundTrip: state.roundTrip)
+        case .resync(let reason):
+            abandonConnection(code: .resync, reason: reason)
+        case .ack(let seq, let revision, let noop):
+            resolve(seq: seq) { .success(MutationAck(id: $0, revision: revision, noop: noop)) }
+        case .rejected(let seq, let rejection):
+            resolve(seq: seq) { .failure(MutationError(.rejected(rejection), id: $0)) }
+        case .paced(let seq, let milliseconds):
+            pause(seq: seq, milliseconds: milliseconds)
+        case .serverError(let code, let text):
+            logger.info("goal.client.server_error", metadata: ["goal.client.code": "\(code.rawValue)"])
+            state.serverError = (code, text)
+        }
+    }
+
+    /// Publishes the replica, then one update per changeset applied since the last publication. A backlog is
+    /// published in batches of `configuration.backlogBatch` (and at `caught_up`), so observers that re-sort whole
+    /// lists do not do it once per changeset while catching up.
+    func publishApplied() {
+        guard !state.unpublished.isEmpty else { return }
+        let batch = state.unpublished
+        state.unpublished = []
+        replicaStorage.value = state.replica
+        for changeset in batch { updatesInput.send(value: .changeset(changeset)) }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GoalModel
+import GoalReactive
+import GoalWire
+import Logging
+
+/// The outbox: queueing, sending, pacing and answering mutations. Runs on the scheduler only.
+extension GoalClient {
+    func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
+        if case .stopped(let reason) = state.machine.state {
+            ticket.resolve(.failure(MutationError(.stopped(reason, wasSent: false), id: mutation.id)))
+            return
+        }
+        state.outbox.enqueue(mutation, ticket: ticket)
+        flushOutbox()
+        publishPending()
+    }
+
+    /// Sends every unsent mutation in seq order, unless not authenticated or paused.
+    func flushOutbox() {
+        guard state.session.isAuthenticated, let connection = state.connection else { return }
+        let batch = state.outbox.takeUnsent(now: now)
+        for mutation in batch {
+            connection.send(ClientMessage.mutate(ClientMessage.Mutate(mutation)).encoded())
+        }
+        if !batch.isEmpty { publishPending() }
+        if let resumeAt = state.outbox.pausedUntil, state.resumeTimer.inner == nil {
+            armResumeTimer(at: resumeAt)
+        }
+    }
+
+    /// `rate_limited` (with the refused seq) or `overloaded`: hold every send until the delay has passed.
+    func pause(seq: UInt64?, milliseconds: Int) {
+        if let seq { state.outbox.markUnsent(seq: seq) }
+        let until = now.addingTimeInterval(TimeInterval(max(milliseconds, 0)) / 1000)
+        if let current = state.outbox.pausedUntil, current >= until {
+            publishPending()
+            return
+        }
+        state.outbox.pausedUntil = until
+        armResumeTimer(at: until)
+        publishPending()
+    }
+
+    private func armResumeTimer(at date: Date) {
+        let generation = state.generation
+        state.resumeTimer.inner = onScheduler(at: date) { client in
+            guard generation == client.state.generation else { return }
+            client.state.resumeTimer.inner = nil
+            client.flushOutbox()
+        }
+    }
+
+    /// Answers mutation `seq` (an ack or a rejection); unknown seqs (answered before) are ignored.
+    func resolve(seq: UInt64, _ outcome: (MutationID) -> Result<MutationAck, MutationError>) {
+        guard let entry = state.outbox.remove(seq: seq) else {
+            logger.debug("goal.client.answer.unknown", metadata: ["goal.client.seq": "\(seq)"])
+            return
+        }
+        publishPending()
+        entry.ticket.resolve(outcome(entry.mutation.id))
+    }
+
+    func failQueuedMutations(_ reason: StopReason) {
+        let entries = state.outbox.removeAll()
+        guard !entries.isEmpty else { return }
+        publishPending()
+        for entry in entries {
+            entry.ticket.resolve(
+                .failure(MutationError(.stopped(reason, wasSent: entry.wasEverSent), id: entry.mutation.id))
+            )
+        }
+    }
+
+    func publishPending() {
+        let pending = state.outbox.pending
+        if pending != pendingStorage.value { pendingStorage.value = pending }
+    }
+}

@@ -1,0 +1,190 @@
+public import Foundation
+public import GoalModel
+public import GoalReactive
+public import GoalWire
+public import Logging
+
+/// The live client of one goald: a replica of the league kept in sync over a `Transport`, an outbox of mutations,
+/// heartbeats and reconnects.
+///
+/// Outputs are `Property`s (replica, status, pending mutations) and a `Signal` of applied updates; inputs are
+/// `start`, `stop`, `submit` and `refresh`.
+///
+/// Threading: every input hops onto `scheduler`, which must be **serial and asynchronous** (a `QueueScheduler` in
+/// production, a `TestScheduler` in tests; not `ImmediateScheduler`). All state changes, transport calls and
+/// output emissions happen there, so observers of the outputs run on that scheduler. Time (backoff, pings, dead
+/// peer, `retry_after_ms`) is read only from `scheduler.currentDate`, so a `TestScheduler` drives all of it.
+///
+/// Lifetime: the client keeps itself alive while a connection or a timer is armed; call `stop()` to close the
+/// connection, cancel every timer and fail the mutations still queued. A stopped client can be started again.
+///
+/// `@unchecked Sendable`: mutable state lives in `state` and is touched only inside `onScheduler`, which holds
+/// `lock` (a recursive lock, uncontended in practice because the scheduler is serial; it keeps the `Sendable`
+/// claim true even if a caller passes a concurrent scheduler).
+public final class GoalClient: @unchecked Sendable {
+    public let configuration: ClientConfiguration
+    /// The client instance that scopes this client's mutation ids.
+    public var clientInstance: ClientInstanceID { minter.instance }
+
+    /// The replica: players, matches and ratings at `revision`, with epoch and digest.
+    public let replica: Property<ReplicaState>
+    /// Every applied changeset (and every snapshot), after `replica` holds it. While a backlog is read, the replica
+    /// and these updates are published in batches (`ClientConfiguration.backlogBatch`), in order.
+    public let updates: Signal<ReplicaUpdate, Never>
+    /// The connection's state.
+    public let status: Property<ConnectionStatus>
+    /// Mutations created and not yet answered, in seq order.
+    public let pendingMutations: Property<[PendingMutation]>
+    /// The role the server granted the token (known after the first `welcome`).
+    public let role: Property<Role?>
+
+    let transport: any Transport
+    let scheduler: any DateScheduler
+    let minter: any MutationIDMinter
+    let jitter: any JitterSource
+    let logger: Logger
+
+    let replicaStorage: MutableProperty<ReplicaState>
+    let statusStorage = MutableProperty<ConnectionStatus>(.idle)
+    let pendingStorage = MutableProperty<[PendingMutation]>([])
+    let roleStorage = MutableProperty<Role?>(nil)
+    let updatesInput: Signal<ReplicaUpdate, Never>.Observer
+
+    private let lock = NSRecursiveLock()
+    /// Guarded by `lock`; see the type's documentation.
+    var state: State
+
+    /// Everything that changes, in one place.
+    struct State {
+        var machine: ReconnectMachine
+        var replica: ReplicaState
+        var outbox = Outbox()
+        var session = SyncSession()
+        var connection: (any TransportConnection)?
+        /// Bumped for every connection; events of an older connection are ignored.
+        var generation: UInt64 = 0
+        var lastRead: Date = .distantPast
+        var pingSentAt: Date?
+        var roundTrip: TimeInterval?
+        /// The last `error` message of this connection: its close code and text explain the close that follows.
+        var serverError: (code: WireErrorCode, message: String)?
+        /// Backlog changesets applied to `replica` but not yet published (see `publishApplied`).
+        var unpublished: [Changeset] = []
+        let retryTimer = SerialDisposable()
+        let pingTimer = SerialDisposable()
+        let deadPeerTimer = SerialDisposable()
+        let resumeTimer = SerialDisposable()
+    }
+
+    /// Creates a client; nothing happens until `start()`.
+    /// - Parameters:
+    ///   - configuration: Token, server name, timing, backoff.
+    ///   - transport: Opens connections (GoalTransport's WebSocket transport, or a fake).
+    ///   - scheduler: The serial, asynchronous scheduler every state change runs on; its clock is the client's.
+    ///   - minter: Mints mutation ids (a fresh in-memory instance by default).
+    ///   - jitter: Random units for backoff jitter.
+    ///   - replica: A replica to resume from (empty by default).
+    ///   - logger: Where the client logs (info and below).
+    public init(
+        configuration: ClientConfiguration,
+        transport: any Transport,
+        scheduler: any DateScheduler,
+        minter: any MutationIDMinter = InMemoryMutationIDMinter(),
+        jitter: any JitterSource = SystemJitter(),
+        replica: ReplicaState = ReplicaState(),
+        logger: Logger = Logger(label: "goal.client")
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.scheduler = scheduler
+        self.minter = minter
+        self.jitter = jitter
+        self.logger = logger
+        state = State(machine: ReconnectMachine(policy: configuration.backoff), replica: replica)
+        replicaStorage = MutableProperty(replica)
+        self.replica = Property(capturing: replicaStorage)
+        status = Property(capturing: statusStorage)
+        pendingMutations = Property(capturing: pendingStorage)
+        role = Property(capturing: roleStorage)
+        (updates, updatesInput) = Signal.pipe()
+    }
+
+    /// Starts connecting (and reconnecting) until `stop()` or a terminal close.
+    public func start() {
+        onScheduler { $0.execute($0.state.machine.start()) }
+    }
+
+    /// Closes the connection with 1000, cancels every timer and fails the queued mutations
+    /// (`MutationError.Kind.stopped`). The replica is kept.
+    public func stop() {
+        onScheduler { $0.execute($0.state.machine.stop()) }
+    }
+
+    /// Creates a mutation now — its id is minted here — and queues it; it is sent as soon as a session is
+    /// authenticated and re-sent with the same id after every reconnect until the server answers.
+    ///
+    /// - Parameters:
+    ///   - action: What to do.
+    ///   - base: The revision at which the edited values were read (an edit form's opening revision).
+    /// - Returns: A producer of the answer: the ack, or a `MutationError`. Every start observes the same single
+    ///   mutation (replaying the answer if it already came); starting it never sends again.
+    public func submit(_ action: MutationAction, base: Revision) -> SignalProducer<MutationAck, MutationError> {
+        let mutation = Mutation(id: minter.mint(), base: base, action: action)
+        let ticket = MutationTicket(id: mutation.id)
+        onScheduler { $0.enqueue(mutation, ticket: ticket) }
+        return ticket.producer
+    }
+
+    /// Makes sure the replica is current: skips a pending reconnect wait (starting the client if idle), then
+    /// sends the replica's revision once the session is live.
+    /// - Returns: A producer of the live revision. It fails with a `StoreError` when the connection attempt it
+    ///   waits for fails (the client keeps retrying with backoff; the replica stays usable) or when the client
+    ///   stops.
+    public func refresh() -> SignalProducer<Revision, StoreError> {
+        SignalProducer { observer, lifetime in
+            self.onScheduler { client in
+                if case .idle = client.state.machine.state {
+                    client.execute(client.state.machine.start())
+                } else {
+                    client.execute(client.state.machine.reconnectNow())
+                }
+            }
+            var attempting = false
+            lifetime += self.status.producer.startWithValues { [weak self] status in
+                switch status {
+                case .live:
+                    observer.send(value: self?.replica.value.revision ?? 0)
+                    observer.sendCompleted()
+                case .stopped(let reason):
+                    observer.send(error: .stopped(reason))
+                case .connecting, .syncing:
+                    attempting = true
+                case .reconnecting(_, let delay) where attempting:
+                    observer.send(error: .unreachable(self?.configuration.serverName ?? "", retryIn: delay))
+                case .idle, .reconnecting:
+                    break
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on the scheduler with the state lock held.
+    func onScheduler(_ body: @escaping (GoalClient) -> Void) {
+        scheduler.schedule { [self] in withStateLock { body(self) } }
+    }
+
+    /// Runs `body` at `date` on the scheduler with the state lock held.
+    func onScheduler(at date: Date, _ body: @escaping (GoalClient) -> Void) -> (any Disposable)? {
+        scheduler.schedule(after: date) { [self] in withStateLock { body(self) } }
+    }
+
+    /// Runs `body` with the state lock held.
+    func withStateLock(_ body: () -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body()
+    }
+
+    /// The scheduler's clock.
+    var now: Date { scheduler.currentDate }
+}

@@ -1,0 +1,129 @@
+public import Foundation
+public import GoalWire
+
+/// The reconnect and backoff rules as a pure state machine: events in, one action out. The client executes the
+/// actions (open a connection, arm a timer); this type never touches a clock, a socket or a random generator.
+///
+/// Value type, `Sendable`; owned by one `GoalClient` and changed only on its serial scheduler.
+///
+/// Rules:
+/// - `start` opens attempt 0 (the first try). Attempt n ≥ 1 is the n-th retry since the last `welcome`, which
+///   resets the count.
+/// - A lost connection (closed with a reconnect-class code, dropped, or failed to open) waits
+///   `policy.delay(attempt: n)` and opens retry n; n grows by one per failure until a `welcome` arrives.
+/// - A terminal close code (`CloseCode.isTerminal`), a TLS failure or `stop` stops for good: no more actions
+///   until `start`.
+/// - Closes and failures count only while a connection is opening or open; late ones are ignored.
+/// - `reconnectNow` (a refresh) skips a pending wait.
+public struct ReconnectMachine: Hashable, Sendable {
+    /// Where the machine stands.
+    public enum State: Hashable, Sendable {
+        case idle
+        /// Attempt `attempt` (0: first try, n: n-th retry) is opening, or open but not yet authenticated.
+        case connecting(attempt: Int)
+        /// Authenticated (after `welcome`).
+        case connected
+        /// Waiting `delay` before opening `attempt`.
+        case waiting(attempt: Int, delay: TimeInterval)
+        case stopped(StopReason)
+    }
+
+    /// What the client must do next.
+    public enum Action: Hashable, Sendable {
+        /// Open a new connection now (0: first try, n: n-th retry).
+        case connect(attempt: Int)
+        /// Arm a timer for `delay` seconds, then call `retryTimerFired()`.
+        case wait(attempt: Int, delay: TimeInterval)
+        /// Close any connection and publish the stop; nothing follows.
+        case stop(StopReason)
+        /// Nothing to do.
+        case none
+    }
+
+    public private(set) var state: State = .idle
+    public let policy: BackoffPolicy
+
+    public init(policy: BackoffPolicy = .standard) {
+        self.policy = policy
+    }
+
+    /// Starts connecting (from idle, or again after a stop).
+    public mutating func start() -> Action {
+        switch state {
+        case .idle, .stopped:
+            state = .connecting(attempt: 0)
+            return .connect(attempt: 0)
+        case .connecting, .connected, .waiting:
+            return .none
+        }
+    }
+
+    /// The server accepted the session (`welcome`): the next loss starts over at attempt 1.
+    public mutating func authenticated() {
+        if case .connecting = state { state = .connected }
+    }
+
+    /// The connection ended: `code` is the close code (nil when it dropped or was abandoned as dead).
+    /// - Parameter unit: A random unit in [0, 1) for the jitter of the next delay.
+    public mutating func connectionClosed(code: CloseCode?, message: String, unit: Double) -> Action {
+        guard hasConnection else { return .none }
+        if let code, code.isTerminal {
+            return stopNow(.terminal(code: code, message: message))
+        }
+        return lost(unit: unit)
+    }
+
+    /// The connection could not be opened.
+    /// - Parameter unit: A random unit in [0, 1) for the jitter of the next delay.
+    public mutating func connectionFailed(_ failure: TransportFailure, unit: Double) -> Action {
+        guard hasConnection else { return .none }
+        if failure.kind == .tls {
+            return stopNow(.transportFailed(kind: failure.kind, message: failure.message))
+        }
+        return lost(unit: unit)
+    }
+
+    /// The backoff timer fired.
+    public mutating func retryTimerFired() -> Action {
+        guard case .waiting(let attempt, _) = state else { return .none }
+        state = .connecting(attempt: attempt)
+        return .connect(attempt: attempt)
+    }
+
+    /// Skips the wait in progress, if any (a user asked to refresh).
+    public mutating func reconnectNow() -> Action {
+        retryTimerFired()
+    }
+
+    /// Stops for good at the client's request.
+    public mutating func stop() -> Action {
+        if case .stopped = state { return .none }
+        return stopNow(.requested)
+    }
+
+    /// True while a connection is opening or open: only then can it close or fail.
+    private var hasConnection: Bool {
+        switch state {
+        case .connecting, .connected: true
+        case .idle, .waiting, .stopped: false
+        }
+    }
+
+    private mutating func lost(unit: Double) -> Action {
+        let attempt: Int
+        switch state {
+        case .connecting(let current): attempt = current + 1
+        case .connected: attempt = 1
+        case .idle, .waiting, .stopped: return .none
+        }
+        let delay = policy.delay(attempt: attempt, unit: unit)
+        state = .waiting(attempt: attempt, delay: delay)
+        return .wait(attempt: attempt, delay: delay)
+    }
+
+    private mutating func stopNow(_ reason: StopReason) -> Action {
+        if case .stopped = state { return .none }
+        state = .stopped(reason)
+        return .stop(reason)
+    }
+}

@@ -1,0 +1,59 @@
+public import GoalModel
+
+/// A mutation the server accepted: committed at `revision`, or (`noop`) changed nothing at `revision`.
+/// Value type, `Sendable`.
+public struct MutationAck: Hashable, Sendable {
+    public var id: MutationID
+    public var revision: Revision
+    /// True when the mutation changed nothing (no commit).
+    public var noop: Bool
+
+    public init(id: MutationID, revision: Revision, noop: Bool) {
+        self.id = id
+        self.revision = revision
+        self.noop = noop
+    }
+}
+
+/// Why a mutation's producer failed: the server refused it (a typed `MutationRejection`: conflict with the current
+/// entity, invalid, not_found, name_taken, unauthorized, …), or the client stopped before an answer arrived.
+///
+/// Value type, `Sendable`; `description` is a message a person can act on.
+public struct MutationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: Hashable, Sendable {
+        /// The server refused the mutation.
+        case rejected(MutationRejection)
+        /// The client stopped before the answer arrived. `wasSent` false: the server never saw it; true: the
+        /// outcome is unknown (retry with the same id to learn it).
+        case stopped(StopReason, wasSent: Bool)
+    }
+
+    public let kind: Kind
+    /// The mutation concerned.
+    public let id: MutationID
+
+    public init(_ kind: Kind, id: MutationID) {
+        self.kind = kind
+        self.id = id
+    }
+
+    /// The server's rejection, if that is what happened.
+    public var rejection: MutationRejection? {
+        if case .rejected(let rejection) = kind { return rejection }
+        return nil
+    }
+
+    /// The rejection's code, if the server refused the mutation.
+    public var code: MutationRejection.Code? { rejection?.code }
+
+    public var description: String {
+        switch kind {
+        case .rejected(let rejection): rejection.message
+        case .stopped(let reason, let wasSent):
+            wasSent
+                ? "the outcome of mutation \(id) is unknown: \(reason)"
+                : "mutation \(id) was not sent: \(reason)"
+        }
+    }
+}

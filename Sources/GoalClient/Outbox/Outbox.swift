@@ -1,0 +1,67 @@
+import Foundation
+import GoalModel
+
+/// The client's unacknowledged mutations in seq order, and whether each was sent on the current connection.
+///
+/// Owned by one `GoalClient` and changed only on its serial scheduler (no lock of its own). In memory: a process
+/// that exits loses its outbox (goal-client reports the ids of mutations whose outcome is unknown).
+struct Outbox {
+    struct Entry {
+        var mutation: Mutation
+        var isSent: Bool
+        /// True once sent on any connection: if the client stops now, the outcome is unknown.
+        var wasEverSent = false
+        let ticket: MutationTicket
+    }
+
+    /// Unanswered mutations, ascending by seq.
+    private(set) var entries: [Entry] = []
+    /// Sends wait until this date (`rate_limited` / `overloaded` pacing); nil when not paused.
+    var pausedUntil: Date?
+
+    /// Queues a new mutation (not yet sent).
+    mutating func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
+        entries.append(Entry(mutation: mutation, isSent: false, ticket: ticket))
+    }
+
+    /// The mutations to send now, in seq order, marked as sent; none while paused at `now`.
+    mutating func takeUnsent(now: Date) -> [Mutation] {
+        if let pausedUntil, pausedUntil > now { return [] }
+        pausedUntil = nil
+        var out: [Mutation] = []
+        for index in entries.indices where !entries[index].isSent {
+            entries[index].isSent = true
+            entries[index].wasEverSent = true
+            out.append(entries[index].mutation)
+        }
+        return out
+    }
+
+    /// Removes and returns the entry answered by the server.
+    mutating func remove(seq: UInt64) -> Entry? {
+        guard let index = entries.firstIndex(where: { $0.mutation.id.seq == seq }) else { return nil }
+        return entries.remove(at: index)
+    }
+
+    /// Marks one mutation for sending again (it was rate limited).
+    mutating func markUnsent(seq: UInt64) {
+        guard let index = entries.firstIndex(where: { $0.mutation.id.seq == seq }) else { return }
+        entries[index].isSent = false
+    }
+
+    /// Marks every mutation for sending again (the connection was lost; the same ids go out on the next one).
+    mutating func markAllUnsent() {
+        for index in entries.indices { entries[index].isSent = false }
+    }
+
+    /// Removes every entry (the client stopped); returns them for failing.
+    mutating func removeAll() -> [Entry] {
+        defer { entries = [] }
+        return entries
+    }
+
+    /// The public view of the queue.
+    var pending: [PendingMutation] {
+        entries.map { PendingMutation(mutation: $0.mutation, isSent: $0.isSent) }
+    }
+}

@@ -1,0 +1,101 @@
+import GoalClient
+import GoalModel
+import GoalReactive
+
+/// SwiftGoal's shared list pattern over a `LeagueStore`: `active` and `refresh` inputs; `isLoading`, content
+/// changes and alert messages as outputs; plus live updates, which SwiftGoal did not have.
+///
+/// - Refreshes every time `active` becomes true and every time `refresh()` is called (a newer refresh replaces
+///   an older one). A refresh sets `isLoading`, asks the store to refresh, shows the replica's rows and always
+///   sends their `RowChanges` (empty when nothing changed), then clears `isLoading`. A failed refresh sends the
+///   error's description as an alert and still shows the replica (which stays valid; SwiftGoal emptied its list
+///   because it had no replica).
+/// - Once loaded and while active, every replica or pending-mutation change re-computes the rows and sends
+///   their `RowChanges` if any row changed: another client's commit reaches the view without a refresh.
+///
+/// Threading: `@MainActor`; the store must deliver its outputs on the main thread. Lifetime: observations end
+/// with the feed.
+@MainActor
+final class ListFeed<Row: Identifiable & Equatable> {
+    let active = MutableProperty(false)
+    let isLoading: Property<Bool>
+    let contentChanges: Signal<RowChanges, Never>
+    let alertMessages: Signal<String, Never>
+    private(set) var rows: [Row] = []
+    /// The replica revision the rows were computed from (the `base` of edits made from this list).
+    private(set) var shownRevision: Revision = 0
+
+    private let store: any LeagueStore
+    private let makeRows: (ReplicaState, [PendingMutation]) -> [Row]
+    private let loading = MutableProperty(false)
+    private let changesInput: Signal<RowChanges, Never>.Observer
+    private let alertInput: Signal<String, Never>.Observer
+    private let currentRefresh = SerialDisposable()
+    private let token = Lifetime.Token()
+    private var loaded = false
+
+    init(store: any LeagueStore, makeRows: @escaping (ReplicaState, [PendingMutation]) -> [Row]) {
+        self.store = store
+        self.makeRows = makeRows
+        isLoading = Property(capturing: loading)
+        (contentChanges, changesInput) = Signal.pipe()
+        (alertMessages, alertInput) = Signal.pipe()
+        let lifetime = Lifetime(token)
+        lifetime += active.signal.observeValues { [weak self] isActive in
+            if isActive { self?.refresh() }
+        }
+        lifetime += store.replica.signal.observeValues { [weak self] _ in self?.liveUpdate() }
+        lifetime += store.pendingMutations.signal.observeValues { [weak self] _ in self?.liveUpdate() }
+        lifetime += currentRefresh
+    }
+
+    /// Starts a refresh, replacing one in flight.
+    func refresh() {
+        loading.value = true
+        currentRefresh.inner = store.refresh().start { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .value:
+                break
+            case .failed(let error):
+                alertInput.send(value: error.description)
+                finishRefresh()
+            case .completed:
+                finishRefresh()
+            case .interrupted:
+                break
+            }
+        }
+    }
+
+    /// Sends an alert message.
+    func alert(_ message: String) {
+        alertInput.send(value: message)
+    }
+
+    /// Re-computes the rows now (after a local change that affects them) and sends the changes if any.
+    func reload() {
+        guard loaded else { return }
+        show(always: false)
+    }
+
+    private func finishRefresh() {
+        loaded = true
+        show(always: true)
+        loading.value = false
+    }
+
+    private func liveUpdate() {
+        guard loaded, active.value else { return }
+        show(always: false)
+    }
+
+    private func show(always: Bool) {
+        let replica = store.replica.value
+        let new = makeRows(replica, store.pendingMutations.value)
+        let changes = RowChanges(old: rows, new: new)
+        rows = new
+        shownRevision = replica.revision
+        if always || !changes.isEmpty { changesInput.send(value: changes) }
+    }
+}

@@ -1,0 +1,32 @@
+public import GoalModel
+
+/// One row of the match list, as SwiftGoal shows it: "A, B" for each side and "2 : 1".
+/// Value type, `Sendable`; rows with the same `id` and different content are redrawn (a modification).
+public struct MatchRow: Hashable, Sendable, Identifiable {
+    public let id: MatchID
+    /// The home players' names joined with ", ", in stored order.
+    public let homePlayers: String
+    /// The away players' names joined with ", ", in stored order.
+    public let awayPlayers: String
+    /// "home : away", e.g. "2 : 1".
+    public let result: String
+    /// True while a mutation of this match is waiting for the server's answer.
+    public let isPending: Bool
+}
+
+/// One row of the rankings: the player's name and the rating with two decimals ("6.67").
+/// Value type, `Sendable`.
+public struct RankingRow: Hashable, Sendable, Identifiable {
+    public let id: PlayerID
+    public let name: String
+    /// `"%.2f"` of the rating.
+    public let rating: String
+}
+
+/// One row of the player list. Value type, `Sendable`.
+public struct PlayerRow: Hashable, Sendable, Identifiable {
+    public let id: PlayerID
+    public let name: String
+    /// True while a mutation of this player is waiting for the server's answer.
+    public let isPending: Bool
+}

@@ -1,1 +1,0 @@
-// GoalViewModels: filled by issue 5 (see DESIGN.md "Layout").

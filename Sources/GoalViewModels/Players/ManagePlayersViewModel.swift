@@ -1,0 +1,125 @@
+public import GoalClient
+public import GoalModel
+public import GoalReactive
+
+/// The player list with selection, shared with the add-player form ("Sharing state between views"): one view
+/// model backs both the picker and the modal form, so a new player appears in the list at once.
+///
+/// Inputs: `active`, `refreshObserver`, `playerName`, `saveAction` (creates a player named `playerName`),
+/// `selectPlayer(at:)` / `deselectPlayer(at:)`. Outputs: `title` "Players", `contentChanges`, `isLoading`,
+/// `alertMessages`, `selectedPlayers` (bound into an `EditMatchViewModel` with `<~`), `inputIsValid` and
+/// `nameProblem`: the name must satisfy DESIGN.md's rules (`PlayerName`) and be unique by key against the
+/// replica. A successful save clears `playerName` and refreshes; errors become alert messages. A player being
+/// created is listed at once, marked pending, until the server answers.
+///
+/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its views.
+@MainActor
+public final class ManagePlayersViewModel {
+    public let title = "Players"
+    public var active: MutableProperty<Bool> { feed.active }
+    public let refreshObserver: Signal<(), Never>.Observer
+    public var contentChanges: Signal<RowChanges, Never> { feed.contentChanges }
+    public var isLoading: Property<Bool> { feed.isLoading }
+    public var alertMessages: Signal<String, Never> { feed.alertMessages }
+
+    /// The name typed into the add-player form.
+    public let playerName = MutableProperty("")
+    /// Why `playerName` cannot be saved (nil when it can).
+    public let nameProblem: Property<String?>
+    public let inputIsValid: Property<Bool>
+    /// The chosen players.
+    public let selectedPlayers: MutableProperty<Set<PlayerID>>
+    /// Players that cannot be chosen (they play on the other side).
+    public let disabledPlayers: Set<PlayerID>
+    /// Creates a player named `playerName`.
+    public let saveAction: Action<Void, MutationAck, MutationError>
+
+    private let feed: ListFeed<PlayerRow>
+    private let token = Lifetime.Token()
+
+    /// - Parameters:
+    ///   - store: The league.
+    ///   - initialPlayers: The players selected at first.
+    ///   - disabledPlayers: The players that cannot be selected.
+    public init(store: any LeagueStore, initialPlayers: Set<PlayerID> = [], disabledPlayers: Set<PlayerID> = []) {
+        self.disabledPlayers = disabledPlayers
+        selectedPlayers = MutableProperty(initialPlayers)
+        let feed = ListFeed<PlayerRow>(store: store) { replica, pending in
+            ManagePlayersViewModel.rows(replica, pending: PendingSet(pending, replica: replica))
+        }
+        self.feed = feed
+        let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
+        self.refreshObserver = refreshObserver
+        nameProblem = Property.combineLatest(playerName, store.replica).map { name, replica in
+            ManagePlayersViewModel.problem(with: name, in: replica)
+        }
+        inputIsValid = nameProblem.map { $0 == nil }
+        let playerName = self.playerName
+        saveAction = Action(enabledIf: inputIsValid) { () -> SignalProducer<MutationAck, MutationError> in
+            store.submit(.createPlayer(id: PlayerID(), name: playerName.value), base: store.replica.value.revision)
+        }
+        let lifetime = Lifetime(token)
+        lifetime += refreshSignal.observeValues { [weak feed] in feed?.refresh() }
+        lifetime += saveAction.values.observeValues { [weak feed] _ in
+            playerName.value = ""
+            feed?.refresh()
+        }
+        lifetime += saveAction.errors.observeValues { [weak feed] in feed?.alert($0.description) }
+    }
+
+    public var numberOfSections: Int { 1 }
+
+    public func numberOfPlayers(inSection section: Int) -> Int { feed.rows.count }
+
+    /// The rows as shown.
+    public var rows: [PlayerRow] { feed.rows }
+
+    public func playerName(at row: Int) -> String { feed.rows[row].name }
+
+    public func isPlayerSelected(at row: Int) -> Bool { selectedPlayers.value.contains(feed.rows[row].id) }
+
+    /// False for disabled players.
+    public func canSelectPlayer(at row: Int) -> Bool { !disabledPlayers.contains(feed.rows[row].id) }
+
+    public func isPending(at row: Int) -> Bool { feed.rows[row].isPending }
+
+    /// Adds the player at a row to the selection (ignored for a disabled player).
+    public func selectPlayer(at row: Int) {
+        guard canSelectPlayer(at: row) else { return }
+        let id = feed.rows[row].id
+        selectedPlayers.modify { _ = $0.insert(id) }
+    }
+
+    /// Removes the player at a row from the selection.
+    public func deselectPlayer(at row: Int) {
+        let id = feed.rows[row].id
+        selectedPlayers.modify { _ = $0.remove(id) }
+    }
+
+    /// Every player by name, players being created among them (marked pending).
+    static func rows(_ replica: ReplicaState, pending: PendingSet) -> [PlayerRow] {
+        var entries = replica.players.values.map {
+            (key: $0.nameKey, row: PlayerRow(id: $0.id, name: $0.name, isPending: pending.players.contains($0.id)))
+        }
+        for created in pending.createdPlayers {
+            entries.append((created.name.key, PlayerRow(id: created.id, name: created.name.value, isPending: true)))
+        }
+        return entries.sorted { lhs, rhs in
+            lhs.key != rhs.key ? lhs.key < rhs.key : lhs.row.id < rhs.row.id
+        }.map(\.row)
+    }
+
+    /// Why a name cannot be used: DESIGN.md's name rules, then uniqueness by key.
+    static func problem(with raw: String, in replica: ReplicaState) -> String? {
+        let name: PlayerName
+        do {
+            name = try PlayerName(validating: raw)
+        } catch {
+            return error.description
+        }
+        if let existing = replica.players.values.first(where: { $0.nameKey == name.key }) {
+            return "a player named \"\(existing.name)\" already exists"
+        }
+        return nil
+    }
+}
