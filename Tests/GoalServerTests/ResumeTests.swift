@@ -203,3 +203,13 @@ final class ManagedFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
 }
+
+/// A counter shared by tasks.
+final class ManagedCounter: @unchecked Sendable {
+    // Guarded by `lock`: incremented by writer tasks, read by the test's main task.
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
+}

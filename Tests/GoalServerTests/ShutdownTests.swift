@@ -14,6 +14,7 @@ struct ShutdownTests {
         let directory = try TestCertificates.makeTemporaryDirectory()
         let path = directory + "/goald.sqlite"
         let daemon = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
+        let writing = ManagedCounter()
         let acked = try await withThrowingTaskGroup(of: [UInt64: Revision].self) { group in
             for writer in 0..<4 {
                 group.addTask {
@@ -24,12 +25,15 @@ struct ShutdownTests {
                     while let answers = try? await session.commit(seq: seq, base: 0, Make.createPlayer("w\(writer)-\(seq)")) {
                         guard case .ack(let s, let revision, _) = answers.last else { break }
                         acks[s] = revision
+                        if seq == 1 { writing.increment() }
                         seq += 1
                     }
                     return acks
                 }
             }
-            try await Task.sleep(for: .milliseconds(500))
+            // Stop while all four are writing.
+            try await waitUntil(timeout: .seconds(30)) { writing.value == 4 }
+            try await Task.sleep(for: .milliseconds(200))
             try await daemon.stop().get()
             return try await group.reduce(into: [[UInt64: Revision]]()) { $0.append($1) }
         }
