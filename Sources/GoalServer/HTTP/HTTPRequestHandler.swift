@@ -66,7 +66,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(context, head, .unauthorized, body: text("/metrics needs an admin token: Authorization: Bearer <token>\n"))
             return
         }
-        let hash = TokenDirectory.hash(ofSecret: String(authorization.dropFirst("bearer ".count)))
+        let hash = TokenSecret.hash(presented: String(authorization.dropFirst("bearer ".count)))
         let tokens = core.tokens
         core.threadPool.runIfActive(eventLoop: context.eventLoop) { try tokens.lookup(hash) }
             .assumeIsolated().whenComplete { result in

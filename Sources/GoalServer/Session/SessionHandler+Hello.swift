@@ -17,7 +17,7 @@ extension SessionHandler {
         }
         guard let context else { return }
         phase = .authenticating(hello)
-        let hash = TokenDirectory.hash(ofSecret: hello.token)
+        let hash = TokenSecret.hash(presented: hello.token)
         let core = self.core
         let since = hello.since
         core.threadPool.runIfActive(eventLoop: context.eventLoop) { () throws -> HelloFacts in

@@ -1,4 +1,3 @@
-import Crypto
 public import Foundation
 public import GoalModel
 public import GoalServer
@@ -48,7 +47,7 @@ public final class TestDaemon: Sendable {
 
     /// SHA-256 of a token secret, as the store keeps it.
     public static func hash(_ secret: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(secret.utf8)))
+        TokenSecret.hash(presented: secret)
     }
 
     /// Creates the standard tokens in `storage` unless they exist (a restarted daemon on the same store).

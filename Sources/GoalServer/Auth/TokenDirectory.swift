@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GoalStore
 import NIOConcurrencyHelpers
@@ -14,11 +13,6 @@ final class TokenDirectory: Sendable {
 
     init(storage: any LeagueStorage) {
         self.storage = storage
-    }
-
-    /// SHA-256 of a token's secret, as the store keeps it.
-    static func hash(ofSecret secret: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(secret.utf8)))
     }
 
     /// The cached token for a secret hash, without touching the store.
