@@ -26,11 +26,31 @@ struct BadInputTests {
     static let cases: [(String, Send, WireErrorCode, UInt16)] = [
         ("malformed JSON", .beforeHello(Array(#"{"type":"hello","#.utf8)), .badMessage, 4400),
         ("unknown type", .beforeHello(Array(#"{"type":"subscribe"}"#.utf8)), .unknownType, 4400),
-        ("mutate before hello", .beforeHello(Array(#"{"type":"mutate","seq":1,"base":0,"op":"delete_match","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b"}"#.utf8)), .notAuthenticated, 4400),
+        (
+            "mutate before hello",
+            .beforeHello(
+                Array(
+                    #"{"type":"mutate","seq":1,"base":0,"op":"delete_match","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b"}"#
+                        .utf8
+                )
+            ), .notAuthenticated, 4400
+        ),
         ("over 4 KiB before hello", .beforeHello([UInt8](repeating: 0x20, count: 5_000)), .tooLarge, 4413),
         ("invalid UTF-8", .afterHello([0x7b, 0xff, 0xfe, 0x7d]), .badMessage, 4400),
-        ("wrong types", .afterHello(Array(#"{"type":"mutate","seq":1,"base":0,"op":"adjust_goals","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b","side":"home","delta":"one"}"#.utf8)), .badMessage, 4400),
-        ("second hello", .afterHello(Array(#"{"type":"hello","protocol":1,"token":"x","client_instance":"c"}"#.utf8)), .alreadyAuthenticated, 4400),
+        (
+            "wrong types",
+            .afterHello(
+                Array(
+                    #"{"type":"mutate","seq":1,"base":0,"op":"adjust_goals","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b","side":"home","delta":"one"}"#
+                        .utf8
+                )
+            ), .badMessage, 4400
+        ),
+        (
+            "second hello",
+            .afterHello(Array(#"{"type":"hello","protocol":1,"token":"x","client_instance":"c"}"#.utf8)),
+            .alreadyAuthenticated, 4400
+        ),
         ("over 64 KiB after hello", .afterHello(oversize), .tooLarge, 4413),
         ("binary frame", .binaryAfterHello, .badMessage, 4400),
         ("fragments adding up past 64 KiB", .fragmentsAfterHello(count: 5, size: 16 * 1024), .tooLarge, 4413),
@@ -80,7 +100,11 @@ struct BadInputTests {
             let hello = ClientMessage.hello(.init(token: daemon.tokens.editor, clientInstance: .random())).encoded()
             let parts = [Array(hello[0..<10]), Array(hello[10..<40]), Array(hello[40...])]
             for (index, part) in parts.enumerated() {
-                try await client.send(frame: index == 0 ? .text : .continuation, fin: index == parts.count - 1, payload: part)
+                try await client.send(
+                    frame: index == 0 ? .text : .continuation,
+                    fin: index == parts.count - 1,
+                    payload: part
+                )
             }
             #expect(try await client.nextText().contains(#""type":"welcome""#))
         }
@@ -127,7 +151,10 @@ struct BadInputTests {
     @Test("plaintext HTTP to the TLS port is dropped without an answer, and the daemon keeps serving")
     func plaintextToTLSPort() async throws {
         try await withTestDaemon { daemon in
-            let answer = try await PlaintextProbe.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8), port: daemon.port)
+            let answer = try await PlaintextProbe.send(
+                Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8),
+                port: daemon.port
+            )
             #expect(!String(decoding: answer, as: UTF8.self).contains("HTTP/1.1 200"))
             let health = try await TestHTTPSClient.get(try daemon.connector(), path: "/healthz")
             #expect(health.status == 200)
@@ -159,7 +186,9 @@ enum PlaintextProbe {
         let promise = group.next().makePromise(of: [UInt8].self)
         let channel = try await ClientBootstrap(group: group)
             .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Collector(promise: promise)) }
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise))
+                }
             }
             .connect(host: "127.0.0.1", port: port)
             .get()

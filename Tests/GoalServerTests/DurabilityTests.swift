@@ -77,13 +77,23 @@ struct DurabilityTests {
     func resendAfterDrop() async throws {
         try await withTestDaemon { daemon in
             let instance = ClientInstanceID.random()
-            let first = try await TestSession.open(daemon, token: daemon.tokens.editor, instance: instance, stream: .acks)
+            let first = try await TestSession.open(
+                daemon,
+                token: daemon.tokens.editor,
+                instance: instance,
+                stream: .acks
+            )
             let ada = Make.createPlayer("Ada")
             try await first.send(first.mutation(seq: 1, base: 0, ada))
             await first.client.disconnect()  // the ack may or may not have been written; the client never read it
             // Wait until it is durable, then re-send the same id on a new connection.
             try await waitUntil { (try? daemon.storage.logBounds().head) == 1 }
-            let second = try await TestSession.open(daemon, token: daemon.tokens.editor, instance: instance, stream: .acks)
+            let second = try await TestSession.open(
+                daemon,
+                token: daemon.tokens.editor,
+                instance: instance,
+                stream: .acks
+            )
             let answer = try await second.commit(seq: 1, base: 0, ada)
             #expect(answer.last == .ack(seq: 1, revision: 1, noop: false))
             // Same id, different payload: id_reused.

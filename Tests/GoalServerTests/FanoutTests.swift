@@ -76,8 +76,12 @@ struct FanoutTests {
             _ = try await alice.commit(seq: 1, base: 0, Make.createPlayer("Ada", id: ada))
             _ = try await alice.commit(seq: 2, base: 1, Make.createPlayer("Bea", id: bea))
             _ = try await alice.commit(seq: 3, base: 2, Make.createMatch(id: match, home: [ada], away: [bea]))
-            for seq in UInt64(4)...23 { try await alice.send(alice.mutation(seq: seq, base: 3, .adjustGoals(id: match, side: .home, delta: 1))) }
-            for seq in UInt64(1)...20 { try await bob.send(bob.mutation(seq: seq, base: 3, .adjustGoals(id: match, side: .home, delta: 1))) }
+            for seq in UInt64(4)...23 {
+                try await alice.send(alice.mutation(seq: seq, base: 3, .adjustGoals(id: match, side: .home, delta: 1)))
+            }
+            for seq in UInt64(1)...20 {
+                try await bob.send(bob.mutation(seq: seq, base: 3, .adjustGoals(id: match, side: .home, delta: 1)))
+            }
             let aliceAnswers = try await alice.collect { $0.isAck(seq: 23) }
             let bobAnswers = try await bob.collect { $0.isAck(seq: 20) }
             #expect(aliceAnswers.allSatisfy { $0.isAck })

@@ -29,9 +29,17 @@ struct HTTPEndpointTests {
             _ = try await writer.commit(seq: 2, base: 0, Make.createPlayer("ada"))  // name_taken
             let connector = try daemon.connector()
             #expect(try await TestHTTPSClient.get(connector, path: "/metrics").status == 401)
-            let editor = try await TestHTTPSClient.get(connector, path: "/metrics", headers: [("Authorization", "Bearer \(daemon.tokens.editor)")])
+            let editor = try await TestHTTPSClient.get(
+                connector,
+                path: "/metrics",
+                headers: [("Authorization", "Bearer \(daemon.tokens.editor)")]
+            )
             #expect(editor.status == 403)
-            let admin = try await TestHTTPSClient.get(connector, path: "/metrics", headers: [("Authorization", "Bearer \(daemon.tokens.admin)")])
+            let admin = try await TestHTTPSClient.get(
+                connector,
+                path: "/metrics",
+                headers: [("Authorization", "Bearer \(daemon.tokens.admin)")]
+            )
             #expect(admin.status == 200)
             #expect(admin.bodyText.contains("goald_commits_total 1"))
             #expect(admin.bodyText.contains(#"goald_rejections_total{code="name_taken"} 1"#))
@@ -44,7 +52,10 @@ struct HTTPEndpointTests {
         try await withTestDaemon(configure: { $0.metricsListener = .init(host: "127.0.0.1", port: 0) }) { daemon in
             let addresses = try await daemon.daemon.listeningAddresses()
             let port = try #require(addresses.metricsPort)
-            let response = try await PlaintextProbe.send(Array("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8), port: port)
+            let response = try await PlaintextProbe.send(
+                Array("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                port: port
+            )
             let text = String(decoding: response, as: UTF8.self)
             #expect(text.hasPrefix("HTTP/1.1 200"))
             #expect(text.contains("goald_connections"))

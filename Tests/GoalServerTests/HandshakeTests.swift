@@ -46,7 +46,9 @@ struct HandshakeTests {
     func protocolVersion() async throws {
         try await withTestDaemon { daemon in
             let client = try await TestWebSocketClient.connect(try daemon.connector())
-            let hello = ClientMessage.hello(.init(protocolVersion: 99, token: daemon.tokens.editor, clientInstance: .random()))
+            let hello = ClientMessage.hello(
+                .init(protocolVersion: 99, token: daemon.tokens.editor, clientInstance: .random())
+            )
             try await client.send(text: hello.encoded())
             let first = try ServerMessage.decode(Array(try await client.nextText().utf8))
             #expect(first.errorCode == .protocolVersion)

@@ -30,7 +30,9 @@ struct InteropTests {
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let error = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self)
+        )
     }
 
     @Test(
@@ -49,9 +51,11 @@ struct InteropTests {
             let result = try await Task.detached { try Self.run(arguments) }.value
             #expect(result.status == 0, "\(result.error)")
             let messages = try result.output.split(separator: "\n").map { try ServerMessage.decode(Array($0.utf8)) }
-            #expect(messages.map(\.type) == [
-                "welcome", "changeset", "ack", "welcome", "snapshot_begin", "snapshot_chunk", "snapshot_end",
-            ])
+            #expect(
+                messages.map(\.type) == [
+                    "welcome", "changeset", "ack", "welcome", "snapshot_begin", "snapshot_chunk", "snapshot_end",
+                ]
+            )
             guard case .changeset(let changeset) = messages[1] else { return }
             #expect(changeset.author == "alice")
             #expect(ChangesetFrame.verify(changeset, previousDigest: .genesis))

@@ -80,7 +80,9 @@ struct RestartingWriter: Sendable {
             let welcome = try? await client.nextText(timeout: .seconds(5)), welcome.contains("welcome")
         else { return }
         for seq in pending.keys.sorted() {
-            guard (try? await client.send(text: ClientMessage.mutate(.init(pending[seq]!)).encoded())) != nil else { return }
+            guard (try? await client.send(text: ClientMessage.mutate(.init(pending[seq]!)).encoded())) != nil else {
+                return
+            }
         }
         while true {
             while pending.count < 8 {
@@ -92,7 +94,9 @@ struct RestartingWriter: Sendable {
                     action: .createPlayer(id: PlayerID(), name: "w\(index)-\(seq)")
                 )
                 pending[seq] = mutation
-                guard (try? await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())) != nil else { return }
+                guard (try? await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())) != nil else {
+                    return
+                }
             }
             guard let received = try? await client.next(timeout: .seconds(5)) else { return }
             guard case .text(let bytes) = received, let message = try? ServerMessage.decode(bytes) else {
@@ -152,7 +156,9 @@ struct KillRecoveryTests {
         for index in writers.indices {
             var writer = writers[index]
             let client = try await TestWebSocketClient.connect(connector)
-            try await client.send(text: ClientMessage.hello(.init(token: token, clientInstance: writer.instance, stream: .acks)).encoded())
+            try await client.send(
+                text: ClientMessage.hello(.init(token: token, clientInstance: writer.instance, stream: .acks)).encoded()
+            )
             _ = try await client.nextText()
             for (seq, mutation) in writer.pending.sorted(by: { $0.key < $1.key }) {
                 try await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())
@@ -184,7 +190,10 @@ struct KillRecoveryTests {
         while revision < league.head {
             for frame in try storage.backlog(after: revision, upTo: league.head, limit: 1_000) {
                 let changeset = try #require(try? ServerMessage.decode(frame.bytes))
-                guard case .changeset(let decoded) = changeset else { Issue.record("not a changeset"); return }
+                guard case .changeset(let decoded) = changeset else {
+                    Issue.record("not a changeset")
+                    return
+                }
                 #expect(decoded.revision == revision + 1)
                 #expect(ChangesetFrame.verify(decoded, previousDigest: digest))
                 digest = decoded.digest
@@ -196,13 +205,17 @@ struct KillRecoveryTests {
 
     static func adminToken(in state: String) async throws -> String {
         try await waitUntil { FileManager.default.fileExists(atPath: state + "/admin-token") }
-        return try String(contentsOfFile: state + "/admin-token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try String(contentsOfFile: state + "/admin-token", encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines
+        )
     }
 
     static func waitUntilListening(_ connector: TestTLSConnector) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
-            if let response = try? await TestHTTPSClient.get(connector, path: "/healthz"), response.status == 200 { return }
+            if let response = try? await TestHTTPSClient.get(connector, path: "/healthz"), response.status == 200 {
+                return
+            }
             try await Task.sleep(for: .milliseconds(25))
         }
         throw WaitTimeout()

@@ -21,7 +21,13 @@ struct ResumingSubscriber: Sendable {
 
     /// Opens a session resuming from where this subscriber is and applies what arrives until `stop` says so.
     mutating func session(_ daemon: TestDaemon) async throws -> TestSession {
-        let session = try await TestSession.open(daemon, token: token, instance: instance, since: revision, digest: digest)
+        let session = try await TestSession.open(
+            daemon,
+            token: token,
+            instance: instance,
+            since: revision,
+            digest: digest
+        )
         modes.append(session.welcome.mode)
         return session
     }
@@ -35,7 +41,9 @@ struct ResumingSubscriber: Sendable {
             guard changeset.revision == revision + 1 else {
                 throw ResumeFailure.gap(expected: revision + 1, got: changeset.revision)
             }
-            guard ChangesetFrame.verify(changeset, previousDigest: digest) else { throw ResumeFailure.digest(changeset.revision) }
+            guard ChangesetFrame.verify(changeset, previousDigest: digest) else {
+                throw ResumeFailure.digest(changeset.revision)
+            }
             revision = changeset.revision
             digest = changeset.digest
             return false
@@ -118,18 +126,29 @@ struct ResumeTests {
             case "retention":
                 session = try await TestSession.open(daemon, token: daemon.tokens.viewer, since: 3)
             case "epoch":
-                session = try await TestSession.open(daemon, token: daemon.tokens.viewer, since: 20, epoch: "not-this-epoch")
+                session = try await TestSession.open(
+                    daemon,
+                    token: daemon.tokens.viewer,
+                    since: 20,
+                    epoch: "not-this-epoch"
+                )
             case "ahead":
                 session = try await TestSession.open(daemon, token: daemon.tokens.viewer, since: 1_000)
             case "digest":
                 session = try await TestSession.open(
-                    daemon, token: daemon.tokens.viewer, since: 20, digest: Digest(bytes: [UInt8](repeating: 7, count: 32))!)
+                    daemon,
+                    token: daemon.tokens.viewer,
+                    since: 20,
+                    digest: Digest(bytes: [UInt8](repeating: 7, count: 32))!
+                )
             default:
                 session = try await TestSession.open(daemon, token: daemon.tokens.viewer)
             }
             #expect(session.welcome.mode == .snapshot)
             let messages = try await session.collect { if case .snapshotEnd = $0 { true } else { false } }
-            guard case .snapshotBegin(let begin) = messages.first, case .snapshotEnd(let revision, let digest) = messages.last else {
+            guard case .snapshotBegin(let begin) = messages.first,
+                case .snapshotEnd(let revision, let digest) = messages.last
+            else {
                 Issue.record("snapshot framing: \(messages.map(\.type))")
                 return
             }

@@ -9,7 +9,9 @@ import Testing
 
 @Suite("graceful shutdown")
 struct ShutdownTests {
-    @Test("a graceful stop under load: sessions get 1001, and every acknowledged mutation is in the store after restart")
+    @Test(
+        "a graceful stop under load: sessions get 1001, and every acknowledged mutation is in the store after restart"
+    )
     func shutdownUnderLoad() async throws {
         let directory = try TestCertificates.makeTemporaryDirectory()
         let path = directory + "/goald.sqlite"
@@ -22,7 +24,11 @@ struct ShutdownTests {
                     var acks: [UInt64: Revision] = [:]
                     var seq: UInt64 = 1
                     // Commit one after another until the shutdown ends the session.
-                    while let answers = try? await session.commit(seq: seq, base: 0, Make.createPlayer("w\(writer)-\(seq)")) {
+                    while let answers = try? await session.commit(
+                        seq: seq,
+                        base: 0,
+                        Make.createPlayer("w\(writer)-\(seq)")
+                    ) {
                         guard case .ack(let s, let revision, _) = answers.last else { break }
                         acks[s] = revision
                         if seq == 1 { writing.increment() }

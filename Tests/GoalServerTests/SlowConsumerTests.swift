@@ -24,7 +24,13 @@ struct SlowConsumerTests {
             var stalled = ResumingSubscriber(token: daemon.tokens.viewer)
             var tinyWindow = try daemon.connector()
             tinyWindow.receiveBufferSize = 4_096
-            let stalledSession = try await TestSession.open(daemon, token: stalled.token, connector: tinyWindow, instance: stalled.instance, since: 0)
+            let stalledSession = try await TestSession.open(
+                daemon,
+                token: stalled.token,
+                connector: tinyWindow,
+                instance: stalled.instance,
+                since: 0
+            )
             try await stalledSession.client.pauseReading()
 
             var healthy = ResumingSubscriber(token: daemon.tokens.viewer)
@@ -35,15 +41,27 @@ struct SlowConsumerTests {
             let writer = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
             let players = (0..<400).map { _ in PlayerID() }
             for (index, player) in players.enumerated() {
-                try await writer.send(writer.mutation(seq: UInt64(index + 1), base: 0, Make.createPlayer("p\(index)", id: player)))
+                try await writer.send(
+                    writer.mutation(seq: UInt64(index + 1), base: 0, Make.createPlayer("p\(index)", id: player))
+                )
             }
             _ = try await writer.collect(timeout: .seconds(60)) { $0.isAck(seq: 400) }
             let match = MatchID()
-            _ = try await writer.commit(seq: 401, base: 400, Make.createMatch(id: match, home: Array(players[..<200]), away: Array(players[200...])))
+            _ = try await writer.commit(
+                seq: 401,
+                base: 400,
+                Make.createMatch(id: match, home: Array(players[..<200]), away: Array(players[200...]))
+            )
             let goals = 300
             for index in 0..<goals {
                 let seq = UInt64(402 + index)
-                try await writer.send(writer.mutation(seq: seq, base: 401, .adjustGoals(id: match, side: index % 2 == 0 ? .home : .away, delta: 1)))
+                try await writer.send(
+                    writer.mutation(
+                        seq: seq,
+                        base: 401,
+                        .adjustGoals(id: match, side: index % 2 == 0 ? .home : .away, delta: 1)
+                    )
+                )
             }
             let answers = try await writer.collect(timeout: .seconds(60)) { $0.isAck(seq: UInt64(401 + goals)) }
             #expect(answers.allSatisfy { $0.isAck })

@@ -118,7 +118,9 @@ public final class GoalDaemon: Service, Sendable {
             )
             logger.info(
                 "goald listening",
-                metadata: ["goal.port": "\(bound.port)", "goal.head": "\(recovered.head)", "goal.epoch": "\(recovered.epoch)"]
+                metadata: [
+                    "goal.port": "\(bound.port)", "goal.head": "\(recovered.head)", "goal.epoch": "\(recovered.epoch)",
+                ]
             )
             resolveAddresses(.success(bound))
         } catch {
@@ -154,7 +156,11 @@ public final class GoalDaemon: Service, Sendable {
         if case .fatal(let message) = reason { throw DaemonError(message) }
     }
 
-    private func makeCore(recovered: DurableLeague, group: MultiThreadedEventLoopGroup, threadPool: NIOThreadPool) -> ServerCore {
+    private func makeCore(
+        recovered: DurableLeague,
+        group: MultiThreadedEventLoopGroup,
+        threadPool: NIOThreadPool
+    ) -> ServerCore {
         let metrics = ServerMetrics(registry: registry)
         var loops: [any EventLoop] = []
         for loop in group.makeIterator() { loops.append(loop) }

@@ -53,7 +53,10 @@ struct Maintenance: Sendable {
             if report.deleted > 0 {
                 logger.info(
                     "pruned changeset log",
-                    metadata: ["goal.deleted": "\(report.deleted)", "goal.oldest": "\(report.oldestRetainedRevision.map(String.init) ?? "none")"]
+                    metadata: [
+                        "goal.deleted": "\(report.deleted)",
+                        "goal.oldest": "\(report.oldestRetainedRevision.map(String.init) ?? "none")",
+                    ]
                 )
             }
         } catch {

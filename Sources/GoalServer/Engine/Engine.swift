@@ -116,7 +116,10 @@ final class Engine: @unchecked Sendable {
             switch decision {
             case .commit(let commit):
                 let time = now()
-                let frame = ChangesetFrame.encode(commit.changeset(time: time, digest: headDigest), previousDigest: headDigest)
+                let frame = ChangesetFrame.encode(
+                    commit.changeset(time: time, digest: headDigest),
+                    previousDigest: headDigest
+                )
                 headDigest = frame.digest
                 openBatch.commits.append(
                     LoggedCommit(changeset: commit.changeset(time: time, digest: frame.digest), frame: frame.bytes)

@@ -20,7 +20,9 @@ final class Hub: Sendable {
         var shards: [LoopShard] = []
         var byLoop: [ObjectIdentifier: Int] = [:]
         for (index, loop) in eventLoops.enumerated() {
-            shards.append(LoopShard(index: index, eventLoop: loop, head: head, headDigest: headDigest, metrics: metrics))
+            shards.append(
+                LoopShard(index: index, eventLoop: loop, head: head, headDigest: headDigest, metrics: metrics)
+            )
             byLoop[ObjectIdentifier(loop)] = index
         }
         self.shards = shards
@@ -45,7 +47,10 @@ final class Hub: Sendable {
         var replies: [Int: [Reply]] = [:]
         for (address, message) in batch.replies {
             replies[address.shard, default: []].append(
-                Reply(session: address.session, frame: ServerFrameEncoder.textFrame(message.encoded(), allocator: allocator))
+                Reply(
+                    session: address.session,
+                    frame: ServerFrameEncoder.textFrame(message.encoded(), allocator: allocator)
+                )
             )
         }
         let delivery = DeliveryBatch(

@@ -85,7 +85,9 @@ final class LoopShard: Sendable {
         guard let largest = box.value.sessions.values.max(by: { $0.queuedBytes < $1.queuedBytes }),
             largest.queuedBytes > 0
         else { return }
-        largest.slowConsumer(reason: "the server's queued bytes passed their global cap and yours was the largest queue")
+        largest.slowConsumer(
+            reason: "the server's queued bytes passed their global cap and yours was the largest queue"
+        )
     }
 
     /// Sessions on this loop now.

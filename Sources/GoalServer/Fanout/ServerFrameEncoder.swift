@@ -60,7 +60,11 @@ enum ServerFrameEncoder {
     }
 
     /// A ping or pong frame with at most 125 payload bytes.
-    static func controlFrame(_ opcode: WebSocketOpcode, payload: ByteBuffer, allocator: ByteBufferAllocator) -> ByteBuffer {
+    static func controlFrame(
+        _ opcode: WebSocketOpcode,
+        payload: ByteBuffer,
+        allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
         var payload = payload
         if payload.readableBytes > 125 { payload = payload.getSlice(at: payload.readerIndex, length: 125)! }
         var buffer = allocator.buffer(capacity: 2 + payload.readableBytes)

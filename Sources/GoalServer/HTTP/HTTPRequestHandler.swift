@@ -44,14 +44,27 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch (head.method, path) {
         case (.GET, "/healthz"):
             let view = core.engine.durableView
-            let body = #"{"status":"ok","head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(core.epoch)","connections":\#(core.connections.total)}"#
+            let body =
+                #"{"status":"ok","head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(core.epoch)","connections":\#(core.connections.total)}"#
             respond(context, head, .ok, contentType: "application/json", body: Array(body.utf8))
         case (.GET, "/metrics"):
             serveMetrics(head, context: context)
         case (_, "/v1/stream"):
-            respond(context, head, .upgradeRequired, body: text("/v1/stream is a WebSocket endpoint: connect with wss:// and the Upgrade: websocket header\n"))
+            respond(
+                context,
+                head,
+                .upgradeRequired,
+                body: text(
+                    "/v1/stream is a WebSocket endpoint: connect with wss:// and the Upgrade: websocket header\n"
+                )
+            )
         default:
-            respond(context, head, .notFound, body: text("not found: goald serves wss://…/v1/stream, GET /healthz and GET /metrics\n"))
+            respond(
+                context,
+                head,
+                .notFound,
+                body: text("not found: goald serves wss://…/v1/stream, GET /healthz and GET /metrics\n")
+            )
         }
     }
 
@@ -63,7 +76,12 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard let authorization = head.headers.first(name: "authorization"),
             authorization.lowercased().hasPrefix("bearer ")
         else {
-            respond(context, head, .unauthorized, body: text("/metrics needs an admin token: Authorization: Bearer <token>\n"))
+            respond(
+                context,
+                head,
+                .unauthorized,
+                body: text("/metrics needs an admin token: Authorization: Bearer <token>\n")
+            )
             return
         }
         let hash = TokenSecret.hash(presented: String(authorization.dropFirst("bearer ".count)))
@@ -75,10 +93,21 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                     return
                 }
                 guard token.role == .admin else {
-                    self.respond(context, head, .forbidden, body: self.text("/metrics needs an admin token; \(token.name) is \(token.role.rawValue)\n"))
+                    self.respond(
+                        context,
+                        head,
+                        .forbidden,
+                        body: self.text("/metrics needs an admin token; \(token.name) is \(token.role.rawValue)\n")
+                    )
                     return
                 }
-                self.respond(context, head, .ok, contentType: "text/plain; version=0.0.4", body: self.core.metrics.render())
+                self.respond(
+                    context,
+                    head,
+                    .ok,
+                    contentType: "text/plain; version=0.0.4",
+                    body: self.core.metrics.render()
+                )
             }
     }
 
@@ -96,7 +125,10 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "content-length", value: String(body.count))
         let keepAlive = request.isKeepAlive
         if !keepAlive { headers.add(name: "connection", value: "close") }
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
+            promise: nil
+        )
         var buffer = context.channel.allocator.buffer(capacity: body.count)
         buffer.writeBytes(body)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)

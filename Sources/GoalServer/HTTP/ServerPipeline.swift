@@ -41,12 +41,21 @@ enum ServerPipeline {
             let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken)
             let upgrader = WebSocketUpgrader(maxFrameSize: core.limits.maxInboundMessageBytes) { channel in
                 deadline.cancel()
-                try installSession(on: channel, core: core, remote: remote, connectedAt: connectedAt, refusal: ipRefusal)
+                try installSession(
+                    on: channel,
+                    core: core,
+                    remote: remote,
+                    connectedAt: connectedAt,
+                    refusal: ipRefusal
+                )
             }
             try sync.configureHTTPServerPipeline(
-                withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
-                    context.pipeline.syncOperations.removeHandler(http, promise: nil)
-                }),
+                withServerUpgrade: (
+                    upgraders: [upgrader],
+                    completionHandler: { context in
+                        context.pipeline.syncOperations.removeHandler(http, promise: nil)
+                    }
+                ),
                 withErrorHandling: true
             )
             try sync.addHandler(http)
@@ -70,7 +79,9 @@ enum ServerPipeline {
         refusal: ConnectionLimiter.Refusal?
     ) throws {
         let sync = channel.pipeline.syncOperations
-        try sync.addHandler(FloodGuardHandler(framesPerSecond: core.limits.framesPerSecond, burst: core.limits.frameBurst))
+        try sync.addHandler(
+            FloodGuardHandler(framesPerSecond: core.limits.framesPerSecond, burst: core.limits.frameBurst)
+        )
         try sync.addHandler(
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0,

@@ -60,7 +60,9 @@ struct WebSocketUpgrader: HTTPServerProtocolUpgrader, Sendable {
         let maxFrameSize = self.maxFrameSize
         let install = self.install
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)))
+            try channel.pipeline.syncOperations.addHandler(
+                ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize))
+            )
             try install(channel)
         }
     }

@@ -45,7 +45,11 @@ final class ServerMetrics: Sendable {
         duplicates = CoreMetrics.Counter(label: "goald_duplicates_total", factory: factory)
         var rejections: [MutationRejection.Code: CoreMetrics.Counter] = [:]
         for code in MutationRejection.Code.allCases {
-            rejections[code] = CoreMetrics.Counter(label: "goald_rejections_total", dimensions: [("code", code.rawValue)], factory: factory)
+            rejections[code] = CoreMetrics.Counter(
+                label: "goald_rejections_total",
+                dimensions: [("code", code.rawValue)],
+                factory: factory
+            )
         }
         rejectionsByCode = rejections
         fanoutFrames = CoreMetrics.Counter(label: "goald_fanout_frames_total", factory: factory)
@@ -67,7 +71,11 @@ final class ServerMetrics: Sendable {
             )
         }
         closesByCode = closes
-        otherCloses = CoreMetrics.Counter(label: "goald_closes_total", dimensions: [("code", "other")], factory: factory)
+        otherCloses = CoreMetrics.Counter(
+            label: "goald_closes_total",
+            dimensions: [("code", "other")],
+            factory: factory
+        )
     }
 
     /// Counts one engine decision by kind.

@@ -18,13 +18,20 @@ extension SessionHandler {
             context.write(wrapOutboundOut(frame), promise: nil)
             needsFlush = true
         }
-        guard snapshotFrames.isEmpty, !awaitingSnapshot, !backlogReadInFlight, context.channel.isWritable else { return }
+        guard snapshotFrames.isEmpty, !awaitingSnapshot, !backlogReadInFlight, context.channel.isWritable else {
+            return
+        }
         if sent < target {
             readBacklogPage(context: context)
             return
         }
         if mode == .backlog {
-            enqueue(ServerFrameEncoder.textFrame(ServerMessage.caughtUp(head: sent).encoded(), allocator: context.channel.allocator))
+            enqueue(
+                ServerFrameEncoder.textFrame(
+                    ServerMessage.caughtUp(head: sent).encoded(),
+                    allocator: context.channel.allocator
+                )
+            )
         }
         streamState = .live
         let replies = heldReplies
@@ -40,7 +47,11 @@ extension SessionHandler {
         let allocator = context.channel.allocator
         let delay = core.testHooks.backlogReadDelay
         core.threadPool.runIfActive(eventLoop: context.eventLoop) { () throws -> (ByteBuffer, Revision?) in
-            if let delay { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
+            if let delay {
+                Thread.sleep(
+                    forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+                )
+            }
             let frames = try storage.backlog(after: after, upTo: upTo, limit: limit)
             var buffer = allocator.buffer(capacity: frames.reduce(0) { $0 + $1.bytes.count + 10 })
             for frame in frames { ServerFrameEncoder.write(opcode: .text, payload: frame.bytes, into: &buffer) }
@@ -61,7 +72,10 @@ extension SessionHandler {
                 self.flushIfNeeded()
             case .failure(let error):
                 if let error = error as? StorageError, error.code == .backlogPruned {
-                    self.fail(.resync, "the changesets after \(self.sent) were pruned while you caught up; reconnect for a snapshot")
+                    self.fail(
+                        .resync,
+                        "the changesets after \(self.sent) were pruned while you caught up; reconnect for a snapshot"
+                    )
                 } else {
                     self.logger.error("backlog read failed", metadata: ["goal.error": "\(error)"])
                     self.fail(.internalError, "the server could not read its log; reconnect")

@@ -12,7 +12,10 @@ import NIOPosix
 extension SessionHandler {
     func receiveHello(_ hello: ClientMessage.Hello) {
         guard hello.protocolVersion == WireProtocol.version else {
-            fail(.protocolVersion, "protocol \(hello.protocolVersion) is not supported; this server speaks \(WireProtocol.version)")
+            fail(
+                .protocolVersion,
+                "protocol \(hello.protocolVersion) is not supported; this server speaks \(WireProtocol.version)"
+            )
             return
         }
         guard let context else { return }
@@ -23,10 +26,18 @@ extension SessionHandler {
         core.threadPool.runIfActive(eventLoop: context.eventLoop) { () throws -> HelloFacts in
             let token = try core.tokens.lookup(hash)
             guard token != nil else {
-                return HelloFacts(token: nil, bounds: LogBounds(oldestRetainedRevision: nil, head: 0, headDigest: .genesis), digestAtSince: nil)
+                return HelloFacts(
+                    token: nil,
+                    bounds: LogBounds(oldestRetainedRevision: nil, head: 0, headDigest: .genesis),
+                    digestAtSince: nil
+                )
             }
             let bounds = try core.storage.logBounds()
-            return HelloFacts(token: token, bounds: bounds, digestAtSince: try Self.digest(at: since, bounds: bounds, storage: core.storage))
+            return HelloFacts(
+                token: token,
+                bounds: bounds,
+                digestAtSince: try Self.digest(at: since, bounds: bounds, storage: core.storage)
+            )
         }.assumeIsolated().whenComplete { result in
             switch result {
             case .success(let facts): self.completeHello(hello, facts)
@@ -50,7 +61,10 @@ extension SessionHandler {
     private func completeHello(_ hello: ClientMessage.Hello, _ facts: HelloFacts) {
         guard case .authenticating = phase, let context else { return }
         guard let token = facts.token else {
-            fail(.unauthorized, "unknown token: check GOAL_TOKEN, or run goal-client login with a token from goald token create")
+            fail(
+                .unauthorized,
+                "unknown token: check GOAL_TOKEN, or run goal-client login with a token from goald token create"
+            )
             return
         }
         guard !token.isRevoked else {

@@ -88,15 +88,22 @@ extension SessionHandler {
         phase = .closing
         let closeCode = code.closeCode
         core.metrics.recordClose(code: closeCode.rawValue)
-        logger.debug("closing session", metadata: ["goal.close.code": "\(closeCode)", "goal.close.reason": "\(message)"])
+        logger.debug(
+            "closing session",
+            metadata: ["goal.close.code": "\(closeCode)", "goal.close.reason": "\(message)"]
+        )
         let allocator = context.channel.allocator
-        let error = ServerFrameEncoder.textFrame(ServerMessage.error(code: code, message: message).encoded(), allocator: allocator)
+        let error = ServerFrameEncoder.textFrame(
+            ServerMessage.error(code: code, message: message).encoded(),
+            allocator: allocator
+        )
         let close = ServerFrameEncoder.closeFrame(code: closeCode.rawValue, reason: code.rawValue, allocator: allocator)
         dropQueue()
         context.write(wrapOutboundOut(error), promise: nil)
         context.writeAndFlush(wrapOutboundOut(close), promise: nil)
         needsFlush = false
-        let grace: TimeAmount = code == .slowConsumer
+        let grace: TimeAmount =
+            code == .slowConsumer
             ? .milliseconds(Int64(core.limits.slowConsumerAbortMilliseconds)) : .seconds(2)
         let channel = context.channel
         context.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }

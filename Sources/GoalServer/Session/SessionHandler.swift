@@ -135,7 +135,13 @@ final class SessionHandler: ChannelInboundHandler {
         case .binary:
             fail(.badMessage, "binary frames are not part of this protocol; send JSON text frames")
         case .ping:
-            enqueue(ServerFrameEncoder.controlFrame(.pong, payload: frame.unmaskedData, allocator: context.channel.allocator))
+            enqueue(
+                ServerFrameEncoder.controlFrame(
+                    .pong,
+                    payload: frame.unmaskedData,
+                    allocator: context.channel.allocator
+                )
+            )
             flushIfNeeded()
         case .pong:
             break

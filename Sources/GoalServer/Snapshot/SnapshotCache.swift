@@ -44,7 +44,11 @@ final class SnapshotCache: Sendable {
     /// The frames of a snapshot at `view.revision`.
     func frames(of view: DurableView, epoch: String, on eventLoop: any EventLoop) -> EventLoopFuture<Frames> {
         let promise = eventLoop.makePromise(of: Frames.self)
-        enum Next { case hit(Frames), wait, build(Pending) }
+        enum Next {
+            case hit(Frames)
+            case wait
+            case build(Pending)
+        }
         let next: Next = state.withLockedValue { state in
             if let hit = state.cached.first(where: { $0.revision == view.revision }) { return .hit(hit) }
             if state.building[view.revision] != nil {

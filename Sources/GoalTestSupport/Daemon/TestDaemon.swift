@@ -70,7 +70,13 @@ public final class TestDaemon: Sendable {
         ]
         for (name, role, secret, revoked) in wanted where !existing.contains(name) {
             try storage.createToken(
-                StoredToken(name: name, role: role, secretHash: hash(secret), created: now, revoked: revoked ? now : nil)
+                StoredToken(
+                    name: name,
+                    role: role,
+                    secretHash: hash(secret),
+                    created: now,
+                    revoked: revoked ? now : nil
+                )
             )
         }
         return tokens

@@ -84,7 +84,10 @@ public final class TestSession: Sendable {
         }
     }
 
-    private static func nextMessage(_ client: TestWebSocketClient, timeout: Duration = .seconds(10)) async throws -> ServerMessage {
+    private static func nextMessage(
+        _ client: TestWebSocketClient,
+        timeout: Duration = .seconds(10)
+    ) async throws -> ServerMessage {
         while true {
             let received = try await client.next(timeout: timeout)
             switch received {
