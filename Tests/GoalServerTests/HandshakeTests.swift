@@ -111,4 +111,20 @@ struct HandshakeTests {
             #expect(answer.last == .ack(seq: 1, revision: 1, noop: false))
         }
     }
+
+    @Test("a mutate pipelined right behind the hello is applied after the welcome")
+    func pipelinedMutate() async throws {
+        try await withTestDaemon { daemon in
+            let client = try await TestWebSocketClient.connect(try daemon.connector())
+            let instance = ClientInstanceID.random()
+            let hello = ClientMessage.hello(.init(token: daemon.tokens.editor, clientInstance: instance, stream: .acks))
+            let mutate = ClientMessage.mutate(.init(seq: 1, base: 0, action: Make.createPlayer("Piper")))
+            try await client.send(text: hello.encoded())
+            try await client.send(text: mutate.encoded())
+            let first = try ServerMessage.decode(Array(try await client.nextText().utf8))
+            let second = try ServerMessage.decode(Array(try await client.nextText().utf8))
+            #expect(first.type == "welcome")
+            #expect(second == .ack(seq: 1, revision: 1, noop: false))
+        }
+    }
 }

@@ -128,6 +128,12 @@ final class SessionHandler: ChannelInboundHandler {
         switch frame.opcode {
         case .text:
             if case .authenticating = phase {
+                // Still "before hello is accepted": the 4 KiB budget covers what is pipelined behind the hello.
+                bytesBeforeHello += frame.length
+                guard bytesBeforeHello <= core.limits.maxBytesBeforeHello else {
+                    fail(.tooLarge, "more than \(core.limits.maxBytesBeforeHello) bytes before hello was accepted")
+                    return
+                }
                 pendingInbound.append(frame)
                 return
             }
