@@ -168,6 +168,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GoalClientLiveTests",
+            dependencies: [
+                "GoalClient", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel", "GoalWire",
+                "GoalTestSupport", "GoalServer", "GoalStore",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "GoaldTests",
             dependencies: [
                 "goald", "GoalServer", "GoalStore", "GoalTestSupport",
