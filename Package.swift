@@ -172,6 +172,7 @@ let package = Package(
             dependencies: [
                 "GoalClient", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel", "GoalWire",
                 "GoalTestSupport", "GoalServer", "GoalStore",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

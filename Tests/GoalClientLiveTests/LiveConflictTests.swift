@@ -1,6 +1,8 @@
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalStore
+import GoalTestSupport
 import GoalViewModels
 import Testing
 
@@ -32,7 +34,7 @@ struct LiveConflictTests {
 
             let outcomes = [savedA, savedB]
             #expect(outcomes.filter(\.completed).count == 1, "exactly one save commits")
-            #expect(outcomes.compactMap(\.error).map(\.code) == [.conflict])
+            #expect(outcomes.compactMap(\.mutationError).map(\.code) == [.conflict])
             let allAlerts = alerts.a.take() + alerts.b.take()
             #expect(allAlerts.count == 1, "exactly one conflict alert")
             #expect((messages.a.take() + messages.b.take()).count == 1, "and no other alert")
@@ -77,8 +79,8 @@ struct LiveConflictTests {
             formB.awayGoals.value = 3
             let savedB = Outcome(formB.saveAction.apply())
             try await eventually("B's save") { savedB.isFinished }
-            #expect(savedB.error?.code == .conflict)
-            #expect(savedB.error?.rejection?.fields == [MatchField.awayGoals.rawValue])
+            #expect(savedB.mutationError?.code == .conflict)
+            #expect(savedB.mutationError?.rejection?.fields == [MatchField.awayGoals.rawValue])
             let alert = try #require(alertsB.take().first)
             #expect(alert.currentValues == ["away goals: 4"])
             #expect(messagesB.take() == [alert.message])

@@ -3,6 +3,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSupport
 import GoalViewModels
 import Testing
 
@@ -29,6 +30,8 @@ struct LiveExactlyOnceTests {
             let bob = try await harness.connectedStack(token: daemon.tokens.editor2, instance: "live-offline-b")
             let (matchesA, _) = try await alice.loadedMatches()
             let (matchesB, changesB) = try await bob.loadedMatches()
+            let connectionA = ConnectionViewModel(store: alice.store)
+            #expect(connectionA.revisionText.value == "r\(league.head)")
 
             await harness.stopDaemon()
             try await eventually("both clients to lose the daemon") {
@@ -56,6 +59,8 @@ struct LiveExactlyOnceTests {
             #expect(matchesA.rows.map(\.isPending) == [true, false, true], "new match on top, the older match pending")
             #expect(matchesA.rows.first?.id == created)
             #expect(alice.relay.sendCount(seq: 1) == 0 && alice.relay.sendCount(seq: 2) == 0)
+            #expect(connectionA.pendingCount.value == 2)
+            #expect(connectionA.roundTripText.value == "–")
 
             // goald comes back over the same database (on a new port).
             let restarted = try await harness.startDaemon(storage: try SQLiteLeagueStorage(path: path))
@@ -68,6 +73,10 @@ struct LiveExactlyOnceTests {
             try await eventually("A's pending marks to clear") { alice.store.pendingMutations.value.isEmpty }
             #expect(matchesA.rows.map(\.isPending) == [false, false, false])
             #expect(form.homeGoals.value == 4, "the form counts its own increment once")
+            try await eventually("A's connection line to show the new revision") {
+                connectionA.revisionText.value == "r\(league.head + 2)" && connectionA.status.value.isLive
+            }
+            #expect(connectionA.pendingCount.value == 0)
 
             // B, which saw nothing while goald was down, catches up.
             try await bob.waitForRevision(league.head + 2)

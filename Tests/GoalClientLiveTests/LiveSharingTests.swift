@@ -1,6 +1,8 @@
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalStore
+import GoalTestSupport
 import GoalViewModels
 import Testing
 

@@ -2,6 +2,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSupport
 import GoalViewModels
 import GoalWire
 import Testing
@@ -65,7 +66,8 @@ struct LiveSnapshotTests {
             #expect(changes.take() == [RowChanges(insertions: Array(0..<Self.matchCount))])
             #expect(loading.take() == [false, true, false])
             #expect(matches.numberOfMatches(inSection: 0) == Self.matchCount)
-            let newest = try #require(seed.state.match(try #require(replica.matchesNewestFirst().first?.id)))
+            let newestID = try #require(replica.matchesNewestFirst().first?.id)
+            let newest = try #require(seed.state.match(newestID))
             #expect(matches.result(at: 0) == "\(newest.homeGoals) : \(newest.awayGoals)")
             #expect(matches.result(at: 0) == "\((Self.matchCount - 1) % 10) : \((Self.matchCount - 1) % 7)")
         }

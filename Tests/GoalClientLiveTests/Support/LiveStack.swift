@@ -1,9 +1,11 @@
+import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
 import GoalTestSupport
 import GoalViewModels
+import Logging
 import Testing
 
 /// One live client as an app builds it: a `GoalClient` on its own `QueueScheduler`, talking to a `TestDaemon`
@@ -33,10 +35,18 @@ final class LiveStack {
             ),
             transport: relay,
             scheduler: QueueScheduler(name: "goal.live-test.\(instance)"),
-            minter: InMemoryMutationIDMinter(instance: ClientInstanceID(instance)!)
+            minter: InMemoryMutationIDMinter(instance: ClientInstanceID(instance)!),
+            logger: LiveStack.logger
         )
         store = LiveLeagueStore(client: client)
     }
+
+    /// Quiet unless GOALD_TEST_LOG is set (as for `TestDaemon`); never bootstraps the logging system.
+    static let logger: Logger = {
+        var logger = Logger(label: "goal.client.live-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["GOALD_TEST_LOG"] != nil ? .debug : .critical
+        return logger
+    }()
 
     /// Starts the client and waits until its store (on the main queue) is live.
     func connect() async throws {

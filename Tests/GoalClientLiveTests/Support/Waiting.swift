@@ -1,3 +1,4 @@
+import GoalClient
 import GoalReactive
 import Testing
 
@@ -77,4 +78,12 @@ final class Outcome<Value, Failure: Error> {
 
     /// True once it completed or failed.
     var isFinished: Bool { completed || error != nil }
+}
+
+extension Outcome where Failure == ActionError<MutationError> {
+    /// The server's (or the client's) error behind a failed `Action` execution; nil when it did not fail that way.
+    var mutationError: MutationError? {
+        if case .producerFailed(let error) = error { return error }
+        return nil
+    }
 }
