@@ -168,6 +168,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "GoalClientLiveTests",
+            dependencies: [
+                "GoalClient", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel", "GoalWire",
+                "GoalTestSupport", "GoalServer", "GoalStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "GoaldTests",
             dependencies: [
                 "goald", "GoalServer", "GoalStore", "GoalTestSupport",

@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "GoalModel", package: "goald"),
                 .product(name: "GoalWire", package: "goald"),
                 .product(name: "GoalReactive", package: "goald"),
+                .product(name: "GoalClient", package: "goald"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         )

@@ -10,5 +10,5 @@ struct GoalMicrobench: ParsableCommand {
     )
 
     /// Each benchmark file adds its command here.
-    static let registered: [any ParsableCommand.Type] = [RowChangesBenchmark.self, ConflictEngineBenchmark.self, WireBenchmark.self, ReactiveBenchmark.self]
+    static let registered: [any ParsableCommand.Type] = [RowChangesBenchmark.self, ConflictEngineBenchmark.self, WireBenchmark.self, ReactiveBenchmark.self, ReplicaBenchmark.self]
 }
