@@ -8,7 +8,7 @@ import Testing
 
 /// Concurrent edits by two GoalClients through their edit forms, against a real goald: one field written by
 /// both → exactly one conflict alert; a form opened before another client's change → conflict even after that
-/// change was applied (no lost update); disjoint fields → both apply.
+/// change was applied (no lost update); disjoint fields → both apply; increments of one side all count.
 @MainActor
 @Suite("Live: concurrent edits and conflicts", .serialized)
 struct LiveConflictTests {
@@ -121,6 +121,28 @@ struct LiveConflictTests {
             #expect(alice.store.replica.value.matches[league.newer] == bob.store.replica.value.matches[league.newer])
             #expect(alice.store.replica.value.digest == bob.store.replica.value.digest)
             #expect(try daemon.storage.recover().headDigest == bob.store.replica.value.digest)
+        }
+    }
+    @Test("increments of one side from two clients at once both count")
+    func concurrentIncrementsBothCount() async throws {
+        try await withLiveHarness(storage: try league.storage()) { harness in
+            let daemon = try harness.running()
+            let alice = try await harness.connectedStack(token: daemon.tokens.editor, instance: "live-incr-a")
+            let bob = try await harness.connectedStack(token: daemon.tokens.editor2, instance: "live-incr-b")
+            let formA = EditMatchViewModel(store: alice.store, matchID: league.older)
+            let formB = EditMatchViewModel(store: bob.store, matchID: league.older)
+            let messages = (a: Recorder(formA.alertMessages), b: Recorder(formB.alertMessages))
+            let plusTwo = Outcome(formA.adjustGoalsAction.apply((.home, 2)))
+            let plusThree = Outcome(formB.adjustGoalsAction.apply((.home, 3)))
+            try await eventually("both increments to be answered") { plusTwo.isFinished && plusThree.isFinished }
+            #expect(plusTwo.completed && plusThree.completed)
+            #expect(messages.a.take().isEmpty && messages.b.take().isEmpty)
+            try await alice.waitForRevision(league.head + 2)
+            try await bob.waitForRevision(league.head + 2)
+            #expect(alice.store.replica.value.matches[league.older]?.homeGoals == 7, "2 + 2 + 3")
+            #expect(bob.store.replica.value.matches[league.older]?.homeGoals == 7)
+            #expect(try daemon.storage.recover().state.match(league.older)?.homeGoals == 7)
+            #expect(formA.homeGoals.value == 4 && formB.homeGoals.value == 5, "each form adds its own increment")
         }
     }
 }
