@@ -45,7 +45,7 @@ public final class WebSocketTransport: Transport {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         localAddress: SocketAddress? = nil,
         configuration: WebSocketTransportConfiguration = .default,
-        logger: Logger = Logger(label: "goal.transport")
+        logger: Logger = Logger(label: "goal.transport", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws(TransportFailure) {
         self.endpoint = endpoint
         self.localAddress = localAddress

@@ -84,7 +84,7 @@ public final class GoalClient: @unchecked Sendable {
     ///   - minter: Mints mutation ids (a fresh in-memory instance by default).
     ///   - jitter: Random units for backoff jitter.
     ///   - replica: A replica to resume from (empty by default).
-    ///   - logger: Where the client logs (info and below).
+    ///   - logger: Where the client logs (info and below); silent by default (a library never picks a log sink).
     public init(
         configuration: ClientConfiguration,
         transport: any Transport,
@@ -92,7 +92,7 @@ public final class GoalClient: @unchecked Sendable {
         minter: any MutationIDMinter = InMemoryMutationIDMinter(),
         jitter: any JitterSource = SystemJitter(),
         replica: ReplicaState = ReplicaState(),
-        logger: Logger = Logger(label: "goal.client")
+        logger: Logger = Logger(label: "goal.client", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration
         self.transport = transport
