@@ -5,7 +5,7 @@
 # Usage (from the repository root): Benchmarks/run-rounds.sh [OUT_DIR] [BENCHMARK...]
 #   OUT_DIR defaults to .build/bench-rounds; benchmarks default to: conflict-engine row-changes wire reactive.
 #   ROUNDS (environment) defaults to 3.
-# Build first: swift build -c release --package-path Benchmarks --product goal-microbench
+# It builds goal-microbench in release once (swift build -c release --package-path Benchmarks), then runs.
 set -euo pipefail
 
 out="${1:-.build/bench-rounds}"
@@ -16,6 +16,7 @@ if [ ${#benchmarks[@]} -eq 0 ]; then
 fi
 rounds="${ROUNDS:-3}"
 mkdir -p "$out"
+swift build -c release --package-path Benchmarks --product goal-microbench
 
 for name in "${benchmarks[@]}"; do
     for round in $(seq 1 "$rounds"); do
@@ -23,9 +24,12 @@ for name in "${benchmarks[@]}"; do
         {
             echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
             echo "# started: $(date -u +%FT%TZ)"
-            swift run -c release --package-path Benchmarks goal-microbench "$name"
+            # --skip-build: the one build above is not redone per run. /usr/bin/time's CPU share shows whether
+            # the run had a core to itself (~100%) or was starved by other work on the machine.
+            /usr/bin/time -f "# time: %e s elapsed, %U s user, %S s sys, %P CPU" \
+                swift run -c release --skip-build --package-path Benchmarks goal-microbench "$name"
             echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
         } >"$log" 2>&1
-        echo "$name round $round: $(grep -E '^# load' "$log" | tr '\n' ' ')"
+        echo "$name round $round: $(grep -E '^# (load|time)' "$log" | tr '\n' ' ')"
     done
 done
