@@ -200,7 +200,8 @@ extension ConflictRulesTests {
                 "player renamed by the same client",
                 Step(clientA, .fixture, rename(6, "Fred")),
                 Step(clientA, .fixture, deletePlayer(6)),
-                expect: .commit
+                expect: .commit,
+                then: { $0.player(pid(6)) == nil }
             ),
         ]
     )
@@ -331,7 +332,8 @@ extension ConflictRulesTests {
                 "a deleted player's name can be taken",
                 Step(clientA, .fixture, deletePlayer(6)),
                 Step(clientB, .head, createPlayer(7, "FRANK")),
-                expect: .commit
+                expect: .commit,
+                then: { $0.player(withNameKey: "frank")?.id == pid(7) }
             ),
             Scenario(
                 "NFD and NFC collide",

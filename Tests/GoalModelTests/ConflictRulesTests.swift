@@ -143,7 +143,8 @@ struct ConflictRulesTests {
                 "its own create",
                 Step(clientA, .fixture, createPlayer(7, "Gina")),
                 Step(clientA, .fixture, rename(7, "Gin")),
-                expect: .commit
+                expect: .commit,
+                then: { $0.player(pid(7))?.name == "Gin" }
             ),
         ]
     )
@@ -250,13 +251,15 @@ struct ConflictRulesTests {
                 "own roster change",
                 Step(clientA, .fixture, update(1, home: [6])),
                 Step(clientA, .fixture, adjust(1, .home, 1)),
-                expect: .commit
+                expect: .commit,
+                then: { matchIs($0, 1, home: [6], goals: (1, 0)) }
             ),
             Scenario(
                 "base after the roster change",
                 Step(clientA, .fixture, update(1, home: [6])),
                 Step(clientB, .head, adjust(1, .home, 1)),
-                expect: .commit
+                expect: .commit,
+                then: { matchIs($0, 1, home: [6], goals: (1, 0)) }
             ),
         ]
     )

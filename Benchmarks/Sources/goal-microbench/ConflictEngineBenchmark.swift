@@ -8,7 +8,8 @@ import GoalModel
 /// `LeagueState(revision:players:matches:clientRecords:)`), pre-generates `--mutations` mixed mutations from
 /// `--clients` client instances (increments, absolute sets, roster changes, creates, deletes, renames, player
 /// creates, retries and a share of stale bases, so conflicts, noops and rejections all occur), then applies
-/// them to a fresh copy of the league `--runs` times and prints the median rate. Generation is not timed.
+/// them to a fresh copy of the league `--runs` times and prints the median rate. Generation is not timed. Every id
+/// comes from the seeded generator, so every invocation measures the identical workload (same decision tally).
 struct ConflictEngineBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conflict-engine",
@@ -71,7 +72,7 @@ struct ConflictEngineBenchmark: ParsableCommand {
         let setup = ClientInstanceID("bench-setup")!
         let playerList = (0..<players).map { n in
             Player(
-                id: PlayerID(),
+                id: PlayerID(random.uuid()),
                 name: try! PlayerName(validating: "Player \(n)"),
                 created: FieldStamp(revision: Revision(n + 1), writer: setup)
             )
@@ -80,7 +81,7 @@ struct ConflictEngineBenchmark: ParsableCommand {
             let picks = random.distinct(Int(random.next() % 3) + 2, below: players)
             let split = picks.count / 2
             return Match(
-                id: MatchID(),
+                id: MatchID(random.uuid()),
                 homePlayers: picks[..<split].map { playerList[$0].id },
                 awayPlayers: picks[split...].map { playerList[$0].id },
                 homeGoals: Int(random.next() % 10),
@@ -97,8 +98,9 @@ struct ConflictEngineBenchmark: ParsableCommand {
     }
 
     private func makeWorkload(_ league: LeagueState, _ random: inout EngineBenchRandom) -> [Mutation] {
-        let playerIDs = Array(league.allPlayers.map(\.id))
-        var matchIDs = Array(league.allMatches.map(\.id))
+        // Sorted: the maps iterate in an order that depends on the per-process hash seed.
+        let playerIDs = league.allPlayers.map(\.id).sorted()
+        var matchIDs = league.allMatches.map(\.id).sorted()
         let instances = (0..<clients).map { ClientInstanceID("bench-\($0)")! }
         var seqs = [UInt64](repeating: 0, count: clients)
         var out: [Mutation] = []
@@ -136,7 +138,7 @@ struct ConflictEngineBenchmark: ParsableCommand {
                 )
             case 75..<83:
                 let picks = random.distinct(4, below: playerIDs.count)
-                let id = MatchID()
+                let id = MatchID(random.uuid())
                 matchIDs.append(id)
                 action = .createMatch(
                     id: id,
@@ -150,7 +152,7 @@ struct ConflictEngineBenchmark: ParsableCommand {
             case 88..<94:
                 action = .renamePlayer(id: player, name: "Renamed \(random.next() % 50_000)")
             case 94..<97:
-                action = .createPlayer(id: PlayerID(), name: "New \(out.count)")
+                action = .createPlayer(id: PlayerID(random.uuid()), name: "New \(out.count)")
             default:
                 action = .deletePlayer(id: player)
             }
@@ -186,6 +188,23 @@ private struct EngineBenchRandom {
         state ^= state << 25
         state ^= state >> 27
         return state &* 0x2545_F491_4F6C_DD1D
+    }
+
+    /// A version-4 UUID from the next 128 bits, so ids (and the maps' iteration orders) repeat run after run.
+    mutating func uuid() -> UUID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for half in 0..<2 {
+            let word = next()
+            for k in 0..<8 { bytes[half * 8 + k] = UInt8(truncatingIfNeeded: word >> (8 * k)) }
+        }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        )
     }
 
     /// `count` distinct integers below `bound`.

@@ -5,10 +5,14 @@ import ArgumentParser
 struct GoalMicrobench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goal-microbench",
-        abstract: "Micro-benchmarks of goald's pure parts (model, wire, reactive). Not tests: nothing here passes or fails.",
+        abstract:
+            "Micro-benchmarks of goald's pure parts (model, wire, reactive). Not tests: nothing here passes or fails.",
         subcommands: GoalMicrobench.registered
     )
 
     /// Each benchmark file adds its command here.
-    static let registered: [any ParsableCommand.Type] = [RowChangesBenchmark.self, ConflictEngineBenchmark.self, WireBenchmark.self, ReactiveBenchmark.self, ReplicaBenchmark.self]
+    static let registered: [any ParsableCommand.Type] = [
+        RowChangesBenchmark.self, ConflictEngineBenchmark.self, WireBenchmark.self, ReactiveBenchmark.self,
+        ReplicaBenchmark.self,
+    ]
 }

@@ -77,7 +77,12 @@ struct WireBenchmark: ParsableCommand {
         let megabytesPerSecond = opsPerSecond * Double(size) / 1_000_000
         print(
             name.padding(toLength: 38, withPad: " ", startingAt: 0)
-                + String(format: "%12.0f ops/s  %9.1f MB/s  %8.2f µs/op", opsPerSecond, megabytesPerSecond, 1e6 / opsPerSecond)
+                + String(
+                    format: "%12.0f ops/s  %9.1f MB/s  %8.2f µs/op",
+                    opsPerSecond,
+                    megabytesPerSecond,
+                    1e6 / opsPerSecond
+                )
         )
     }
 
@@ -85,7 +90,9 @@ struct WireBenchmark: ParsableCommand {
     static func changeset(changes: Int) -> Changeset {
         func id(_ n: Int, _ prefix: String) -> UUID {
             let tail = String(n, radix: 16)
-            return UUID(uuidString: "\(prefix)-0000-4000-8000-" + String(repeating: "0", count: 12 - tail.count) + tail)!
+            return UUID(
+                uuidString: "\(prefix)-0000-4000-8000-" + String(repeating: "0", count: 12 - tail.count) + tail
+            )!
         }
         let writer = ClientInstanceID("8f14e45f-ceea-467f-a0e6-ae4ba9d5f9b1")!
         let stamp = FieldStamp(revision: 4_100, writer: writer)
@@ -97,7 +104,9 @@ struct WireBenchmark: ParsableCommand {
             case 8:
                 let name = "Player Ünal \(n)"
                 list.append(
-                    .playerUpserted(Player(id: players[0], name: name, nameKey: name.lowercased(), created: stamp, nameStamp: stamp))
+                    .playerUpserted(
+                        Player(id: players[0], name: name, nameKey: name.lowercased(), created: stamp, nameStamp: stamp)
+                    )
                 )
             case 9:
                 list.append(.matchDeleted(MatchID(id(n, "3c0b0000"))))
@@ -115,7 +124,9 @@ struct WireBenchmark: ParsableCommand {
                     )
                 )
                 for player in players where list.count < changes {
-                    list.append(.ratingUpdated(Rating(playerID: player, points: 31, played: 17, won: 9, drawn: 4, lost: 4)))
+                    list.append(
+                        .ratingUpdated(Rating(playerID: player, points: 31, played: 17, won: 9, drawn: 4, lost: 4))
+                    )
                 }
             }
             n += 1
