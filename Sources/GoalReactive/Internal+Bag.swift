@@ -1,29 +1,30 @@
 /// An insertion-ordered collection whose elements can be removed by the token handed out on insertion.
 ///
 /// Not thread-safe: the owner guards it with its own lock. Tokens are never reused, so removing with a stale
-/// token is a harmless no-op.
+/// token is a harmless no-op. Ids and elements are kept in two parallel arrays so that `elements`, read on every
+/// event a signal sends, is a copy-on-write reference to existing storage rather than a freshly mapped array.
 struct Bag<Element> {
     /// Identifies one insertion.
     struct Token: Hashable, Sendable {
         fileprivate let id: UInt64
     }
 
-    private var entries: [(id: UInt64, element: Element)] = []
+    private var ids: [UInt64] = []
+    /// The elements in insertion order; `elements[i]` was inserted with `ids[i]`.
+    private(set) var elements: [Element] = []
     private var nextID: UInt64 = 0
 
     init() {}
 
-    var isEmpty: Bool { entries.isEmpty }
-
-    /// The elements in insertion order.
-    var elements: [Element] { entries.map(\.element) }
+    var isEmpty: Bool { elements.isEmpty }
 
     /// Appends `element` and returns the token that removes it.
     @discardableResult
     mutating func insert(_ element: Element) -> Token {
         let id = nextID
         nextID &+= 1
-        entries.append((id, element))
+        ids.append(id)
+        elements.append(element)
         return Token(id: id)
     }
 
@@ -32,19 +33,21 @@ struct Bag<Element> {
     mutating func remove(using token: Token) -> Element? {
         // Ids grow monotonically, so the entries are sorted by id: binary search.
         var low = 0
-        var high = entries.count
+        var high = ids.count
         while low < high {
             let mid = (low + high) / 2
-            if entries[mid].id < token.id { low = mid + 1 } else { high = mid }
+            if ids[mid] < token.id { low = mid + 1 } else { high = mid }
         }
-        guard low < entries.count, entries[low].id == token.id else { return nil }
-        return entries.remove(at: low).element
+        guard low < ids.count, ids[low] == token.id else { return nil }
+        ids.remove(at: low)
+        return elements.remove(at: low)
     }
 
     /// Removes and returns all elements, in insertion order.
     mutating func removeAll() -> [Element] {
         let all = elements
-        entries.removeAll()
+        ids.removeAll()
+        elements.removeAll()
         return all
     }
 }
