@@ -84,7 +84,8 @@ struct ClientEnvironment: Sendable {
         killer.cancel()
         process.waitUntilExit()
         return ClientRun(
-            status: process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus,
+            status: process.terminationReason == .uncaughtSignal
+                ? -process.terminationStatus : process.terminationStatus,
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
         )

@@ -11,41 +11,41 @@ struct LiveUITests {
             for name in ["Alice", "Bob"] {
                 #expect(try await editor.run(["players", "add", name]).status == 0)
             }
-            let tmux = Tmux()
-            defer { tmux.kill() }
-            try tmux.start("a", command: editor.shellCommand())
-            try tmux.start("b", command: editor.with(token: daemon.tokens.editor2).shellCommand())
-            for pane in ["a", "b"] {
-                let ready = try await tmux.waitFor(pane) { $0.contains("No matches yet") && $0.contains("live") }
-                #expect(ready.held, "\(pane) never showed the empty league: \(ready.screen)")
+            try await withTmux { tmux in
+                try await tmux.start("a", command: editor.shellCommand())
+                try await tmux.start("b", command: editor.with(token: daemon.tokens.editor2).shellCommand())
+                for pane in ["a", "b"] {
+                    let ready = try await tmux.waitFor(pane) { $0.contains("No matches yet") && $0.contains("live") }
+                    #expect(ready.held, "\(pane) never showed the empty league: \(ready.screen)")
+                }
+                // New match in A: home Alice, away Bob, saved.
+                try await tmux.send("a", "n")
+                _ = try await tmux.waitFor("a") { $0.contains("New Match") }
+                try await tmux.send("a", "Enter")
+                _ = try await tmux.waitFor("a") { $0.contains("[ ] Alice") }
+                try await tmux.send("a", "Space")
+                _ = try await tmux.waitFor("a") { $0.contains("[x] Alice") }
+                try await tmux.send("a", "Enter", "Down", "Enter")
+                _ = try await tmux.waitFor("a") { $0.contains("[-] Alice") && $0.contains("[ ] Bob") }
+                try await tmux.send("a", "Down", "Space")
+                _ = try await tmux.waitFor("a") { $0.contains("[x] Bob") }
+                try await tmux.send("a", "Enter", "s")
+                let added = try await tmux.waitFor("b") { Self.row($0, "Alice", "0 : 0", "Bob") }
+                #expect(added.held, "B never showed the new match: \(added.screen)")
+
+                // Score in A: + on the home side.
+                try await tmux.send("a", "+")
+                let seenByA = try await tmux.waitFor("a") { Self.row($0, "Alice", "1 : 0", "Bob") }
+                #expect(seenByA.held, "A: \(seenByA.screen)")
+                let aSaw = Date()
+                let seenByB = try await tmux.waitFor("b") { Self.row($0, "Alice", "1 : 0", "Bob") }
+                #expect(seenByB.held, "B never showed the goal: \(seenByB.screen)")
+                // Both UIs receive the same changeset from the server; B shows it within a second of A.
+                #expect(Date().timeIntervalSince(aSaw) < 1.0)
+
+                try await tmux.send("b", "q")
+                try await tmux.send("a", "q")
             }
-            // New match in A: home Alice, away Bob, saved.
-            try tmux.send("a", "n")
-            _ = try await tmux.waitFor("a") { $0.contains("New Match") }
-            try tmux.send("a", "Enter")
-            _ = try await tmux.waitFor("a") { $0.contains("[ ] Alice") }
-            try tmux.send("a", "Space")
-            _ = try await tmux.waitFor("a") { $0.contains("[x] Alice") }
-            try tmux.send("a", "Enter", "Down", "Enter")
-            _ = try await tmux.waitFor("a") { $0.contains("[-] Alice") && $0.contains("[ ] Bob") }
-            try tmux.send("a", "Down", "Space")
-            _ = try await tmux.waitFor("a") { $0.contains("[x] Bob") }
-            try tmux.send("a", "Enter", "s")
-            let added = try await tmux.waitFor("b") { Self.row($0, "Alice", "0 : 0", "Bob") }
-            #expect(added.held, "B never showed the new match: \(added.screen)")
-
-            // Score in A: + on the home side.
-            try tmux.send("a", "+")
-            let seenByA = try await tmux.waitFor("a") { Self.row($0, "Alice", "1 : 0", "Bob") }
-            #expect(seenByA.held, "A: \(seenByA.screen)")
-            let aSaw = Date()
-            let seenByB = try await tmux.waitFor("b") { Self.row($0, "Alice", "1 : 0", "Bob") }
-            #expect(seenByB.held, "B never showed the goal: \(seenByB.screen)")
-            // Both UIs receive the same changeset from the server; B shows it within a second of A.
-            #expect(Date().timeIntervalSince(aSaw) < 1.0)
-
-            try tmux.send("b", "q")
-            try tmux.send("a", "q")
         }
     }
 
@@ -57,27 +57,27 @@ struct LiveUITests {
                 #expect(try await editor.run(["players", "add", name]).status == 0)
             }
             #expect(try await editor.run(["matches", "add", "--home", "Alice", "--away", "Bob"]).status == 0)
-            let tmux = Tmux()
-            defer { tmux.kill() }
-            try tmux.start("a", command: editor.shellCommand())
-            try tmux.start("b", command: editor.with(token: daemon.tokens.editor2).shellCommand())
-            for pane in ["a", "b"] {
-                let ready = try await tmux.waitFor(pane) { Self.row($0, "Alice", "0 : 0", "Bob") }
-                #expect(ready.held, "\(pane): \(ready.screen)")
-                try tmux.send(pane, "e")
-                let form = try await tmux.waitFor(pane) { $0.contains("Edit Match") }
-                #expect(form.held, "\(pane): \(form.screen)")
+            try await withTmux { tmux in
+                try await tmux.start("a", command: editor.shellCommand())
+                try await tmux.start("b", command: editor.with(token: daemon.tokens.editor2).shellCommand())
+                for pane in ["a", "b"] {
+                    let ready = try await tmux.waitFor(pane) { Self.row($0, "Alice", "0 : 0", "Bob") }
+                    #expect(ready.held, "\(pane): \(ready.screen)")
+                    try await tmux.send(pane, "e")
+                    let form = try await tmux.waitFor(pane) { $0.contains("Edit Match") }
+                    #expect(form.held, "\(pane): \(form.screen)")
+                }
+                // A sets home goals to 1 and saves; B, editing from the same base, sets them to 2.
+                try await tmux.send("a", "Down", "Down", "+", "s")
+                let saved = try await tmux.waitFor("a") { Self.row($0, "Alice", "1 : 0", "Bob") }
+                #expect(saved.held, "A: \(saved.screen)")
+                try await tmux.send("b", "Down", "Down", "+", "+", "s")
+                let banner = try await tmux.waitFor("b") { $0.contains("Someone else changed home goals") }
+                #expect(banner.held, "B: \(banner.screen)")
+                #expect(banner.screen.contains("Now: home goals: 1"))
+                try await tmux.send("a", "q")
+                try await tmux.send("b", "Escape", "q")
             }
-            // A sets home goals to 1 and saves; B, editing from the same base, sets them to 2.
-            try tmux.send("a", "Down", "Down", "+", "s")
-            let saved = try await tmux.waitFor("a") { Self.row($0, "Alice", "1 : 0", "Bob") }
-            #expect(saved.held, "A: \(saved.screen)")
-            try tmux.send("b", "Down", "Down", "+", "+", "s")
-            let banner = try await tmux.waitFor("b") { $0.contains("Someone else changed home goals") }
-            #expect(banner.held, "B: \(banner.screen)")
-            #expect(banner.screen.contains("Now: home goals: 1"))
-            try tmux.send("a", "q")
-            try tmux.send("b", "Escape", "q")
         }
     }
 
@@ -85,32 +85,34 @@ struct LiveUITests {
     func terminalRestored(key: String) async throws {
         try await withTestDaemon { daemon in
             let editor = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
-            let tmux = Tmux()
-            defer { tmux.kill() }
-            let dir = editor.directory
-            try tmux.start(
-                "ui",
-                command: "stty -a > \(dir)/before; \(editor.shellCommand()); echo $? > \(dir)/status; "
-                    + "stty -a > \(dir)/after; echo RESTORED; sleep 600"
-            )
-            let ready = try await tmux.waitFor("ui") { $0.contains("Matches") && $0.contains("live") }
-            #expect(ready.held, "\(ready.screen)")
-            try tmux.send("ui", key)
-            let done = try await tmux.waitFor("ui") { $0.contains("RESTORED") }
-            #expect(done.held, "\(done.screen)")
-            let before = try String(contentsOfFile: dir + "/before", encoding: .utf8)
-            let after = try String(contentsOfFile: dir + "/after", encoding: .utf8)
-            #expect(!before.isEmpty)
-            #expect(before == after)
-            #expect(try String(contentsOfFile: dir + "/status", encoding: .utf8) == "0\n")
-            #expect(!done.screen.contains("No matches yet"), "the alternate screen was left: \(done.screen)")
+            try await withTmux { tmux in
+                let dir = editor.directory
+                try await tmux.start(
+                    "ui",
+                    command: "stty -a > \(dir)/before; \(editor.shellCommand()); echo $? > \(dir)/status; "
+                        + "stty -a > \(dir)/after; echo RESTORED; sleep 600"
+                )
+                let ready = try await tmux.waitFor("ui") { $0.contains("Matches") && $0.contains("live") }
+                #expect(ready.held, "\(ready.screen)")
+                try await tmux.send("ui", key)
+                let done = try await tmux.waitFor("ui") { $0.contains("RESTORED") }
+                #expect(done.held, "\(done.screen)")
+                let before = try String(contentsOfFile: dir + "/before", encoding: .utf8)
+                let after = try String(contentsOfFile: dir + "/after", encoding: .utf8)
+                #expect(!before.isEmpty)
+                #expect(before == after)
+                #expect(try String(contentsOfFile: dir + "/status", encoding: .utf8) == "0\n")
+                #expect(!done.screen.contains("No matches yet"), "the alternate screen was left: \(done.screen)")
+            }
         }
     }
 
     /// True when one screen line shows `home`, `score` and `away` in that order.
     static func row(_ screen: String, _ home: String, _ score: String, _ away: String) -> Bool {
         screen.split(separator: "\n").contains { line in
-            guard let h = line.range(of: home), let s = line.range(of: score), let a = line.range(of: away, range: s.upperBound..<line.endIndex) else { return false }
+            guard let h = line.range(of: home), let s = line.range(of: score),
+                let a = line.range(of: away, range: s.upperBound..<line.endIndex)
+            else { return false }
             return h.upperBound <= s.lowerBound && s.upperBound <= a.lowerBound
         }
     }

@@ -47,7 +47,7 @@ struct MatchesCommandTests {
             #expect(rankings.map { $0["rating"] as? Double } == [10, 10, 0])
             #expect(rankings.map { $0["rank"] as? Int } == [1, 2, 3])
             let table = try await client.run(["rankings"])
-            #expect(table.lines[1] == "1  Alice   10.00       1    1      0     0")
+            #expect(table.lines[1] == "1  Alice    10.00       1    1      0     0")
 
             let edited = try await client.run(["matches", "edit", short, "--score", "0:2"])
             #expect(edited.status == 0, "\(edited.stderr)")

@@ -31,7 +31,14 @@ final class SilentConnection: TransportConnection {
     func send(_ message: [UInt8]) {
         if String(decoding: message, as: UTF8.self).contains("\"hello\"") {
             let welcome = ServerMessage.welcome(
-                .init(epoch: "e1", head: 0, headDigest: .genesis, mode: .live, role: .editor, serverTime: .init(millisecondsSince1970: 0))
+                .init(
+                    epoch: "e1",
+                    head: 0,
+                    headDigest: .genesis,
+                    mode: .live,
+                    role: .editor,
+                    serverTime: .init(millisecondsSince1970: 0)
+                )
             )
             events(.message(welcome.encoded()))
         } else {

@@ -1,6 +1,6 @@
 import GoalClient
-import GoalWire
 import GoalReactive
+import GoalWire
 
 /// Runs a command body with a live session: resolve settings, connect, run, stop (on every path).
 enum CommandSession {

@@ -40,7 +40,10 @@ struct Login: AsyncParsableCommand {
         check.caFile = file.caFile
         check.fingerprint = file.fingerprint
         check.insecure = file.insecure
-        let settings = try ClientSettings.resolve(check, environment: ["GOAL_TOKEN": token, "XDG_CONFIG_HOME": "/nonexistent"])
+        let settings = try ClientSettings.resolve(
+            check,
+            environment: ["GOAL_TOKEN": token, "XDG_CONFIG_HOME": "/nonexistent"]
+        )
         let session = try LeagueSession.make(settings, stream: .acks)
         try await session.connect()
         let role = session.client.role.value?.rawValue ?? "unknown"

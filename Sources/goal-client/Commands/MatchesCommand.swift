@@ -1,7 +1,7 @@
 import ArgumentParser
+import Foundation
 import GoalClient
 import GoalModel
-import Foundation
 
 /// `goal-client matches list|add|edit|score|delete`. Matches are named by their 8-hex short id (or more of it).
 struct Matches: AsyncParsableCommand {
@@ -52,7 +52,13 @@ struct Matches: AsyncParsableCommand {
                 let awayIDs = try away.map { (name) throws(CLIFailure) in try lookup.player(name).id }
                 let id = MatchID()
                 let ack = try await session.perform(
-                    .createMatch(id: id, homePlayers: homeIDs, awayPlayers: awayIDs, homeGoals: score.home, awayGoals: score.away),
+                    .createMatch(
+                        id: id,
+                        homePlayers: homeIDs,
+                        awayPlayers: awayIDs,
+                        homeGoals: score.home,
+                        awayGoals: score.away
+                    ),
                     base: lookup.replica.revision
                 )
                 if output.json {
@@ -88,8 +94,12 @@ struct Matches: AsyncParsableCommand {
             try await CommandSession.run(connection) { session, lookup async throws(CLIFailure) in
                 let found = try lookup.match(match)
                 var update = MatchUpdate()
-                if !home.isEmpty { update.homePlayers = try home.map { (name) throws(CLIFailure) in try lookup.player(name).id } }
-                if !away.isEmpty { update.awayPlayers = try away.map { (name) throws(CLIFailure) in try lookup.player(name).id } }
+                if !home.isEmpty {
+                    update.homePlayers = try home.map { (name) throws(CLIFailure) in try lookup.player(name).id }
+                }
+                if !away.isEmpty {
+                    update.awayPlayers = try away.map { (name) throws(CLIFailure) in try lookup.player(name).id }
+                }
                 if let score {
                     update.homeGoals = score.home
                     update.awayGoals = score.away
@@ -102,7 +112,8 @@ struct Matches: AsyncParsableCommand {
 
     struct Score: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Add or take goals (live scoring): goal-client matches score 3f2a9c1e home; --by -1 takes one back."
+            abstract:
+                "Add or take goals (live scoring): goal-client matches score 3f2a9c1e home; --by -1 takes one back."
         )
 
         /// `h:a` goals.

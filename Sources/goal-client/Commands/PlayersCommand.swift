@@ -1,6 +1,6 @@
 import ArgumentParser
-import GoalModel
 import GoalClient
+import GoalModel
 
 /// `goal-client players list|add|rename|delete`.
 struct Players: AsyncParsableCommand {
@@ -62,7 +62,9 @@ struct Players: AsyncParsableCommand {
                 if output.json {
                     Console.out(LeagueFormat.ackJSON(ack, extra: [("player_id", .string(found.id.description))]).text)
                 } else {
-                    Console.out("renamed player \(found.id.shortID) to \(TerminalText.escape(name)): \(LeagueFormat.ackText(ack))")
+                    Console.out(
+                        "renamed player \(found.id.shortID) to \(TerminalText.escape(name)): \(LeagueFormat.ackText(ack))"
+                    )
                 }
             }
         }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import GoalClient
 import GoalModel
 import GoalTransport
 import Logging
-import GoalClient
 
 #if canImport(Glibc)
 import Glibc

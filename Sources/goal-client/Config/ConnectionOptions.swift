@@ -3,13 +3,29 @@ import ArgumentParser
 /// Where the server is and how to trust it; shared by every command through `@OptionGroup`.
 /// Tokens are never flags: `GOAL_TOKEN`, the config file or `login`'s prompt.
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The goald URL, e.g. wss://localhost:7443 (default: $GOAL_SERVER, else the config file).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The goald URL, e.g. wss://localhost:7443 (default: $GOAL_SERVER, else the config file).",
+            valueName: "url"
+        )
+    )
     var server: String?
 
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp("PEM file of the CA to trust (goald prints it). (default: $GOAL_CA_FILE, else the config file)", valueName: "path"))
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "PEM file of the CA to trust (goald prints it). (default: $GOAL_CA_FILE, else the config file)",
+            valueName: "path"
+        )
+    )
     var caFile: String?
 
-    @Option(help: ArgumentHelp("Trust exactly the server certificate with this SHA-256 fingerprint (hex). (default: $GOAL_FINGERPRINT, else the config file)", valueName: "hex"))
+    @Option(
+        help: ArgumentHelp(
+            "Trust exactly the server certificate with this SHA-256 fingerprint (hex). (default: $GOAL_FINGERPRINT, else the config file)",
+            valueName: "hex"
+        )
+    )
     var fingerprint: String?
 
     @Flag(help: "Accept any server certificate (development only: anyone on the path can read the traffic).")

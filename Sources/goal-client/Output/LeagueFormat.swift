@@ -13,7 +13,10 @@ enum LeagueFormat {
     }
 
     static func playerJSON(_ player: Player) -> JSONValue {
-        .object([("id", .string(player.id.description)), ("name", .string(player.name)), ("revision", .uint(player.revision))])
+        .object([
+            ("id", .string(player.id.description)), ("name", .string(player.name)),
+            ("revision", .uint(player.revision)),
+        ])
     }
 
     static func playersJSON(_ lookup: LeagueLookup) -> JSONValue {
@@ -30,7 +33,10 @@ enum LeagueFormat {
     static func matchesTable(_ lookup: LeagueLookup) -> [String] {
         var table = TextTable(header: ["ID", "HOME", "SCORE", "AWAY"])
         table.rows = lookup.sortedMatches.map { match in
-            [match.id.shortID, side(match.homePlayers, lookup), "\(match.homeGoals) : \(match.awayGoals)", side(match.awayPlayers, lookup)]
+            [
+                match.id.shortID, side(match.homePlayers, lookup), "\(match.homeGoals) : \(match.awayGoals)",
+                side(match.awayPlayers, lookup),
+            ]
         }
         return table.lines
     }
@@ -94,7 +100,10 @@ enum LeagueFormat {
 
     static func ackJSON(_ ack: MutationAck, extra: [(String, JSONValue)] = []) -> JSONValue {
         .object(
-            [("mutation_id", .string(ack.id.description)), ("revision", .uint(ack.revision)), ("noop", .bool(ack.noop))]
+            [
+                ("mutation_id", .string(ack.id.description)), ("revision", .uint(ack.revision)),
+                ("noop", .bool(ack.noop)),
+            ]
                 + extra
         )
     }

@@ -53,7 +53,12 @@ final class LeagueSession: Sendable {
         } catch {
             throw .cannotConnect("\(error.message); check --ca-file / --fingerprint (goald serve prints both)")
         }
-        return LeagueSession(transport: transport, token: settings.token, serverName: settings.serverURL, stream: stream)
+        return LeagueSession(
+            transport: transport,
+            token: settings.token,
+            serverName: settings.serverURL,
+            stream: stream
+        )
     }
 
     /// Starts the client and waits until it is live (caught up), or fails.
@@ -81,7 +86,15 @@ final class LeagueSession: Sendable {
             }
             client.start()
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [serverName] in
-                box.resume(.success(.failure(.cannotConnect("no answer from \(serverName) within \(Int(timeout)) s; check that goald runs there"))))
+                box.resume(
+                    .success(
+                        .failure(
+                            .cannotConnect(
+                                "no answer from \(serverName) within \(Int(timeout)) s; check that goald runs there"
+                            )
+                        )
+                    )
+                )
             }
         }
         if case .failure(let failure) = result {

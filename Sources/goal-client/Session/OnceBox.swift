@@ -11,10 +11,12 @@ final class OnceBox<Value: Sendable, Failure: Error>: Sendable {
     /// Resumes with `result` unless already resumed. - Returns: true when this call resumed it.
     @discardableResult
     func resume(_ result: Result<Value, Failure>) -> Bool {
-        guard let taken = continuation.withLock({ value -> CheckedContinuation<Value, Failure>? in
-            defer { value = nil }
-            return value
-        }) else { return false }
+        guard
+            let taken = continuation.withLock({ value -> CheckedContinuation<Value, Failure>? in
+                defer { value = nil }
+                return value
+            })
+        else { return false }
         taken.resume(with: result)
         return true
     }

@@ -44,10 +44,18 @@ struct KeyDecoder {
                     keys.append(.escape)
                     index += 1
                 }
-            case 0x03: keys.append(.controlC); index += 1
-            case 0x09: keys.append(.tab); index += 1
-            case 0x0D, 0x0A: keys.append(.enter); index += 1
-            case 0x7F, 0x08: keys.append(.backspace); index += 1
+            case 0x03:
+                keys.append(.controlC)
+                index += 1
+            case 0x09:
+                keys.append(.tab)
+                index += 1
+            case 0x0D, 0x0A:
+                keys.append(.enter)
+                index += 1
+            case 0x7F, 0x08:
+                keys.append(.backspace)
+                index += 1
             case 0x00..<0x20: index += 1
             default:
                 let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1

@@ -1,7 +1,7 @@
 import Foundation
 import GoalModel
-import GoalViewModels
 import GoalReactive
+import GoalViewModels
 
 /// Drawing: the frame is a function of the view models' outputs and the UI state; `ScreenRenderer` writes only
 /// the lines that changed. Everything from the server is escaped here.
@@ -98,7 +98,10 @@ extension LiveApp {
         switch tab {
         case .matches:
             let sideMark = scoringSide == .home ? "[home]" : "[away]"
-            header = ScreenLine(" " + TerminalText.fit("HOME", 30) + "  SCORE   " + TerminalText.fit("AWAY", 30) + " ±" + sideMark, .bold)
+            header = ScreenLine(
+                " " + TerminalText.fit("HOME", 30) + "  SCORE   " + TerminalText.fit("AWAY", 30) + " ±" + sideMark,
+                .bold
+            )
             rows = matches.rows.map { row in
                 var line = ScreenLine(row.isPending ? "*" : " ", .pending)
                 line.append(TerminalText.fit(TerminalText.escape(row.homePlayers), 30) + "  ")
@@ -110,7 +113,9 @@ extension LiveApp {
             header = ScreenLine("  #   " + TerminalText.fit("PLAYER", 40) + "  RATING", .bold)
             rows = rankings.rows.enumerated().map { index, row in
                 let rank = String(repeating: " ", count: max(0, 3 - String(index + 1).count)) + String(index + 1)
-                let line = ScreenLine(" \(rank)  " + TerminalText.fit(TerminalText.escape(row.name), 40) + "  " + row.rating)
+                let line = ScreenLine(
+                    " \(rank)  " + TerminalText.fit(TerminalText.escape(row.name), 40) + "  " + row.rating
+                )
                 return (line, row.id.description)
             }
         case .players:

@@ -112,7 +112,13 @@ final class TailFollower: @unchecked Sendable {
         case .failed(let failure):
             state.connection = nil
             guard state.welcomed, failure.kind != .tls else {
-                finish(.failure(.cannotConnect("cannot connect to \(serverName): \(failure.message); check that goald runs there and --ca-file / --fingerprint")))
+                finish(
+                    .failure(
+                        .cannotConnect(
+                            "cannot connect to \(serverName): \(failure.message); check that goald runs there and --ca-file / --fingerprint"
+                        )
+                    )
+                )
                 return
             }
             retry(because: failure.message)
@@ -124,7 +130,9 @@ final class TailFollower: @unchecked Sendable {
         state.retries += 1
         let delay = min(5.0, pow(2.0, Double(state.retries - 1)))
         state.generation += 1
-        Console.error("goal-client: stream lost (\(TerminalText.escape(reason))); resuming after r\(state.last) in \(Int(delay)) s")
+        Console.error(
+            "goal-client: stream lost (\(TerminalText.escape(reason))); resuming after r\(state.last) in \(Int(delay)) s"
+        )
         queue.asyncAfter(deadline: .now() + delay) { [weak self] in
             self?.locked { self?.connect() }
         }
@@ -141,11 +149,15 @@ final class TailFollower: @unchecked Sendable {
         switch message {
         case .welcome(let welcome):
             if welcome.mode == .snapshot, !state.welcomed, options.since != nil, !options.allowSnapshot {
-                finish(.failure(.refused(
-                    "goald cannot replay the changesets after r\(state.last): that revision is older than the server "
-                        + "keeps (retention) or ahead of its head r\(welcome.head). Use a later --since, or "
-                        + "--allow-snapshot to start from a snapshot at r\(welcome.head)"
-                )))
+                finish(
+                    .failure(
+                        .refused(
+                            "goald cannot replay the changesets after r\(state.last): that revision is older than the server "
+                                + "keeps (retention) or ahead of its head r\(welcome.head). Use a later --since, or "
+                                + "--allow-snapshot to start from a snapshot at r\(welcome.head)"
+                        )
+                    )
+                )
                 return
             }
             state.welcomed = true
@@ -178,12 +190,16 @@ final class TailFollower: @unchecked Sendable {
                 state.matches = Dictionary(snapshot.matches.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
                 state.last = snapshot.revision
                 if options.json {
-                    Console.out(JSONValue.object([
-                        ("type", .string("snapshot")), ("revision", .uint(snapshot.revision)),
-                        ("players", .int(snapshot.players.count)), ("matches", .int(snapshot.matches.count)),
-                    ]).text)
+                    Console.out(
+                        JSONValue.object([
+                            ("type", .string("snapshot")), ("revision", .uint(snapshot.revision)),
+                            ("players", .int(snapshot.players.count)), ("matches", .int(snapshot.matches.count)),
+                        ]).text
+                    )
                 } else {
-                    Console.out("r\(snapshot.revision) snapshot: \(snapshot.players.count) players, \(snapshot.matches.count) matches (history before it skipped)")
+                    Console.out(
+                        "r\(snapshot.revision) snapshot: \(snapshot.players.count) players, \(snapshot.matches.count) matches (history before it skipped)"
+                    )
                 }
             } else {
                 state.assembler = assembler
