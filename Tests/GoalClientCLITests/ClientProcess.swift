@@ -58,86 +58,65 @@ struct ClientEnvironment: Sendable {
 
     /// Runs goal-client to completion (killed after `timeout` seconds, which fails the run with status -9).
     func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) async throws -> ClientRun {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment
         let out = directory + "/out-\(UUID().uuidString)"
-        let err = out + ".err"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        let input = Pipe()
-        process.standardInput = input
-        let finished = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in finished.continuation.finish() }
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let pid = process.processIdentifier
-        let killer = Task {
-            try await Task.sleep(for: .seconds(timeout))
-            kill(pid, SIGKILL)
+        var input: String?
+        if let stdin {
+            input = out + ".in"
+            try stdin.write(toFile: out + ".in", atomically: true, encoding: .utf8)
         }
-        for await _ in finished.stream {}
-        killer.cancel()
-        process.waitUntilExit()
+        let child = try ChildProcess.spawn(
+            Self.executable.path,
+            arguments,
+            environment: environment,
+            stdin: input,
+            stdout: out,
+            stderr: out + ".err"
+        )
+        let status = await child.wait(timeout: timeout)
         return ClientRun(
-            status: process.terminationReason == .uncaughtSignal
-                ? -process.terminationStatus : process.terminationStatus,
+            status: status,
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            stderr: (try? String(contentsOfFile: out + ".err", encoding: .utf8)) ?? ""
         )
     }
 
     /// Starts goal-client and returns at once: for `tail`, which runs until stopped.
     func start(_ arguments: [String]) throws -> RunningClient {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = environment
         let out = directory + "/out-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: out + ".err", contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: out + ".err"))
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return RunningClient(process: process, outputPath: out)
+        let child = try ChildProcess.spawn(
+            Self.executable.path,
+            arguments,
+            environment: environment,
+            stdout: out,
+            stderr: out + ".err"
+        )
+        return RunningClient(child: child, outputPath: out)
     }
 }
 
 /// A goal-client still running (tail): its output so far, a signal to end it.
-struct RunningClient: @unchecked Sendable {
-    // Process is used from one test task only.
-    let process: Process
+struct RunningClient: Sendable {
+    let child: ChildProcess
     let outputPath: String
 
     var stdout: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
     var stderr: String { (try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? "" }
     var lines: [String] { stdout.split(separator: "\n").map(String.init) }
 
-    /// Polls standard output until `condition` holds or `seconds` pass; returns the lines either way.
+    /// Polls standard output until `condition` holds, the process ends, or `seconds` pass; returns the lines.
     func waitForLines(within seconds: Double = 20, until condition: ([String]) -> Bool) async -> [String] {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let current = lines
-            if condition(current) || !process.isRunning { return current }
+            if condition(current) || !child.isRunning { return current }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return lines
     }
 
-    /// Sends `signal` and waits (at most 20 s, then SIGKILL) for the exit status.
+    /// Sends `signalNumber` and waits (at most 20 s, then SIGKILL) for the exit status.
     func end(with signalNumber: Int32 = SIGINT) async -> Int32 {
-        kill(process.processIdentifier, signalNumber)
-        let deadline = Date().addingTimeInterval(20)
-        while process.isRunning && Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        kill(child.pid, signalNumber)
+        return await child.wait(timeout: 20)
     }
 }

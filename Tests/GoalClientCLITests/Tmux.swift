@@ -5,10 +5,6 @@ import Testing
 import Glibc
 #endif
 
-/// tmux could not be run.
-struct TmuxError: Error {
-    let message: String
-}
 
 /// One private tmux server (its own socket) for a test: sessions of 80×24 running commands, keys sent with
 /// `send-keys`, screens read with `capture-pane -p`. `kill()` ends the server and everything in it.
@@ -18,23 +14,12 @@ struct Tmux: Sendable {
     /// Runs tmux with `arguments` on this test's socket; returns its standard output.
     @discardableResult
     func run(_ arguments: [String]) async throws -> String {
-        // posix_spawn + waitpid rather than Process: `new-session` forks the tmux server, and the output goes
-        // through a file, never a pipe the server would hold open for its whole life.
+        // Output goes to a file, never a pipe: `new-session` forks the tmux server, which would hold a pipe's
+        // write end open for its whole life.
         let output = NSTemporaryDirectory() + "tmux-out-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environ)
-        guard spawned == 0 else { throw TmuxError(message: "cannot run tmux: error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let child = try ChildProcess.spawn("tmux", ["-L", socket] + arguments, stdout: output)
+        _ = await child.wait(timeout: 30)
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 

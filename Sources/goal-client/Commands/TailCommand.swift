@@ -56,7 +56,7 @@ struct Tail: AsyncParsableCommand {
             return source
         }
         let result = await follower.run(seed: seed)
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         try result.get()
     }
 }

@@ -6,7 +6,7 @@ import GoalViewModels
 /// Drawing: the frame is a function of the view models' outputs and the UI state; `ScreenRenderer` writes only
 /// the lines that changed. Everything from the server is escaped here.
 extension LiveApp {
-    static let keyHints = "n new  e edit  d delete  +/- goals  ←/→ side  p player  r refresh  ? help  q quit"
+    static let keyHints = "n new  e edit  d del  +/- goal  ←/→ side  p player  r refresh  ? keys  q quit"
 
     func frame(columns: Int, rows: Int) -> [ScreenLine] {
         var lines: [ScreenLine] = [tabBar()]
@@ -114,7 +114,8 @@ extension LiveApp {
             rows = rankings.rows.enumerated().map { index, row in
                 let rank = String(repeating: " ", count: max(0, 3 - String(index + 1).count)) + String(index + 1)
                 let line = ScreenLine(
-                    " \(rank)  " + TerminalText.fit(TerminalText.escape(row.name), 40) + "  " + row.rating
+                    " \(rank)  " + TerminalText.fit(TerminalText.escape(row.name), 40) + "  "
+                        + String(repeating: " ", count: max(0, 6 - row.rating.count)) + row.rating
                 )
                 return (line, row.id.description)
             }

@@ -78,7 +78,7 @@ final class LiveApp {
     /// Restores the terminal and ends the UI.
     func quit() {
         guard terminal.isActive else { return }
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         sources = []
         terminal.restore()
         onQuit()
