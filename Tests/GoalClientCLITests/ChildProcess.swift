@@ -32,6 +32,18 @@ struct ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // A clean signal state: the test process's threads block and ignore signals, and a child (the tmux server
+        // above all) would inherit that.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
@@ -39,9 +51,9 @@ struct ChildProcess: Sendable {
         if let environment {
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             defer { for pointer in envp { free(pointer) } }
-            status = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+            status = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
         } else {
-            status = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+            status = posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
         }
         guard status == 0 else { throw ChildProcessError(message: "cannot start \(executable): error \(status)") }
         return ChildProcess(pid: pid)

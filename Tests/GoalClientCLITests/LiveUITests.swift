@@ -90,13 +90,18 @@ struct LiveUITests {
                 try await tmux.start(
                     "ui",
                     command: "stty -a > \(dir)/before; \(editor.shellCommand()); echo $? > \(dir)/status; "
-                        + "stty -a > \(dir)/after; echo RESTORED; sleep 600"
+                        + "stty -a > \(dir)/after.tmp; mv \(dir)/after.tmp \(dir)/after"
                 )
+                // Keep the pane (and its screen) after the shell ends; the UI is still waiting for a key here.
+                try await tmux.run(["set-option", "-t", "ui", "remain-on-exit", "on"])
                 let ready = try await tmux.waitFor("ui") { $0.contains("Matches") && $0.contains("live") }
                 #expect(ready.held, "\(ready.screen)")
                 try await tmux.send("ui", key)
-                let done = try await tmux.waitFor("ui") { $0.contains("RESTORED") }
+                let done = try await tmux.waitFor("ui") { _ in FileManager.default.fileExists(atPath: dir + "/after") }
                 #expect(done.held, "\(done.screen)")
+                _ = try await tmux.waitFor("ui") { _ in
+                    ((try? String(contentsOfFile: dir + "/after", encoding: .utf8)) ?? "").contains("\n")
+                }
                 let before = try String(contentsOfFile: dir + "/before", encoding: .utf8)
                 let after = try String(contentsOfFile: dir + "/after", encoding: .utf8)
                 #expect(!before.isEmpty)

@@ -5,7 +5,6 @@ import Testing
 import Glibc
 #endif
 
-
 /// One private tmux server (its own socket) for a test: sessions of 80×24 running commands, keys sent with
 /// `send-keys`, screens read with `capture-pane -p`. `kill()` ends the server and everything in it.
 struct Tmux: Sendable {
