@@ -35,15 +35,21 @@ struct TailCommandTests {
             for name in ["Alice", "Bob", "Carol"] {
                 #expect(try await client.run(["players", "add", name]).status == 0)
             }
-            let tail = try client.start(["tail"])
-            // tail prints nothing for the past; wait until it follows (its seed session ends) before writing.
+            // --since 3: the lines do not depend on when tail's first read happens.
+            let tail = try client.start(["tail", "--since", "3"])
             let added = try await client.run([
                 "matches", "add", "--home", "Alice", "--home", "Bob", "--away", "Carol", "--score", "2:2", "--json",
             ])
             let short = String(try #require(try jsonObject(added.stdout)["match_id"] as? String).prefix(8))
             #expect(try await client.run(["matches", "score", short, "home"]).status == 0)
             let lines = await tail.waitForLines { $0.contains { $0.contains("(home +1)") } }
-            #expect(lines.contains("r5 alice  \(short)  Alice, Bob 3 : 2 Carol  (home +1)"), "\(lines)")
+            #expect(
+                lines == [
+                    "r4 alice  \(short)  Alice, Bob 2 : 2 Carol  (new match)",
+                    "r5 alice  \(short)  Alice, Bob 3 : 2 Carol  (home +1)",
+                ],
+                "\(lines)"
+            )
             #expect(await tail.end(with: SIGTERM) == 0)
         }
     }
