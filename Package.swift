@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "GoalTransport", targets: ["GoalTransport"]),
         .library(name: "GoalViewModels", targets: ["GoalViewModels"]),
         .executable(name: "goald", targets: ["goald"]),
+        .executable(name: "goal-client", targets: ["goal-client"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -134,6 +135,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The terminal client: full-screen UI, scripting subcommands and `tail`.
+        .executableTarget(
+            name: "goal-client",
+            dependencies: [
+                "GoalClient", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel", "GoalWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(name: "GoalModelTests", dependencies: ["GoalModel", "GoalWire"], swiftSettings: strictSettings),
         .testTarget(name: "GoalWireTests", dependencies: ["GoalWire", "GoalModel"], swiftSettings: strictSettings),
@@ -181,6 +192,14 @@ let package = Package(
             dependencies: [
                 "goald", "GoalServer", "GoalStore", "GoalTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GoalClientCLITests",
+            dependencies: [
+                "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalTransport",
+                "GoalViewModels",
             ],
             swiftSettings: strictSettings
         ),

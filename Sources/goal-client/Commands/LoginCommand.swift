@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import GoalClient
+import GoalModel
+import GoalReactive
+import GoalWire
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `goal-client login`: checks a server URL, its trust (CA file or fingerprint) and a token by connecting, then
+/// saves them in `$XDG_CONFIG_HOME/goal/config.json` (mode 0600). The token is read from a prompt (echo off) on a
+/// terminal, else from the first line of standard input; never from the command line.
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Save the server, its CA or fingerprint and a token (read from a prompt or stdin)."
+    )
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let path = ConfigFile.path(environment: environment)
+        var file = try ConfigFile.load(from: path)
+        guard let server = connection.server ?? environment["GOAL_SERVER"] ?? file.server else {
+            throw CLIFailure.usage("login needs --server wss://HOST:PORT (goald serve prints it)")
+        }
+        let token = try Self.readToken()
+        file.server = server
+        if connection.caFile != nil || connection.fingerprint != nil || connection.insecure {
+            file.caFile = connection.caFile.map(Self.absolute)
+            file.fingerprint = connection.fingerprint
+            file.insecure = connection.insecure
+        }
+        file.token = token
+        var check = connection
+        check.server = server
+        check.caFile = file.caFile
+        check.fingerprint = file.fingerprint
+        check.insecure = file.insecure
+        let settings = try ClientSettings.resolve(
+            check,
+            environment: ["GOAL_TOKEN": token, "XDG_CONFIG_HOME": "/nonexistent"]
+        )
+        let session = try LeagueSession.make(settings, stream: .acks)
+        try await session.connect()
+        let role = session.client.role.value?.rawValue ?? "unknown"
+        session.stop()
+        try file.save(to: path)
+        Console.out("logged in to \(TerminalText.escape(server)) as \(role); saved to \(path) (mode 0600)")
+    }
+
+    /// A path made absolute against the working directory, so the saved config works from anywhere.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// The token: prompted with echo off on a terminal, else the first line of standard input.
+    static func readToken() throws(CLIFailure) -> String {
+        let interactive = isatty(STDIN_FILENO) == 1
+        if interactive {
+            FileHandle.standardError.write(Data("token: ".utf8))
+        }
+        var saved = termios()
+        let echoOff = interactive && tcgetattr(STDIN_FILENO, &saved) == 0
+        if echoOff {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &quiet)
+        }
+        let line = readLine(strippingNewline: true)
+        if echoOff {
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        guard let token = line?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
+            throw .usage("no token given: type it at the prompt or pipe it in (echo \"$TOKEN\" | goal-client login …)")
+        }
+        return token
+    }
+}

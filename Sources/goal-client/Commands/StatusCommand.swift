@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import GoalClient
+import GoalModel
+import GoalReactive
+
+/// `goal-client status`: connects once and reports the server, the role of the token, the revision, epoch and
+/// digest of the league, its size, and how long connecting and syncing took.
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Connect once and show the server and league state.")
+    @OptionGroup var connection: ConnectionOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let started = Date()
+        try await CommandSession.run(connection) { session, lookup async throws(CLIFailure) in
+            let elapsed = Int((Date().timeIntervalSince(started) * 1000).rounded())
+            let replica = lookup.replica
+            let role = session.client.role.value?.rawValue ?? "unknown"
+            if output.json {
+                Console.out(
+                    JSONValue.object([
+                        ("server", .string(session.serverName)),
+                        ("connection", .string("live")),
+                        ("role", .string(role)),
+                        ("revision", .uint(replica.revision)),
+                        ("epoch", replica.epoch.map(JSONValue.string) ?? .null),
+                        ("digest", .string(replica.digest.description)),
+                        ("players", .int(replica.players.count)),
+                        ("matches", .int(replica.matches.count)),
+                        ("sync_ms", .int(elapsed)),
+                    ]).text
+                )
+            } else {
+                let lines = [
+                    ["server", TerminalText.escape(session.serverName)],
+                    ["connection", "live"],
+                    ["role", role],
+                    ["revision", "r\(replica.revision)"],
+                    ["epoch", TerminalText.escape(replica.epoch ?? "-")],
+                    ["digest", replica.digest.description],
+                    ["players", "\(replica.players.count)"],
+                    ["matches", "\(replica.matches.count)"],
+                    ["sync", "\(elapsed) ms"],
+                ]
+                TextTable(header: ["", ""], rows: lines).lines.dropFirst().forEach(Console.out)
+            }
+        }
+    }
+}

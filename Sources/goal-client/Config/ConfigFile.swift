@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// goal-client's saved login: `$XDG_CONFIG_HOME/goal/config.json` (else `~/.config/goal/config.json`), written
+/// by `goal-client login` with mode 0600 because it holds the token.
+///
+/// Value type, `Sendable`. Reading and writing are synchronous file operations.
+struct ConfigFile: Sendable, Equatable {
+    var server: String?
+    var caFile: String?
+    var fingerprint: String?
+    var insecure: Bool = false
+    var token: String?
+
+    /// The config file's path for this environment.
+    static func path(environment: [String: String]) -> String {
+        let base: String
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        }
+        return base + "/goal/config.json"
+    }
+
+    /// Reads the file; a missing file is an empty configuration.
+    /// - Throws: `CLIFailure.usage` when the file exists but cannot be read or parsed.
+    static func load(from path: String) throws(CLIFailure) -> ConfigFile {
+        guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
+            throw .usage("cannot read \(path): it is not a goal-client config file; run goal-client login again")
+        }
+        return ConfigFile(
+            server: object["server"] as? String,
+            caFile: object["ca_file"] as? String,
+            fingerprint: object["fingerprint"] as? String,
+            insecure: object["insecure"] as? Bool ?? false,
+            token: object["token"] as? String
+        )
+    }
+
+    /// Writes the file with mode 0600 (its directory 0700), replacing any previous one atomically.
+    /// - Throws: `CLIFailure.usage` naming the path when it cannot be written.
+    func save(to path: String) throws(CLIFailure) {
+        let directory = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw .usage("cannot create \(directory): \(error.localizedDescription)")
+        }
+        var object: [(String, JSONValue)] = []
+        if let server { object.append(("server", .string(server))) }
+        if let caFile { object.append(("ca_file", .string(caFile))) }
+        if let fingerprint { object.append(("fingerprint", .string(fingerprint))) }
+        if insecure { object.append(("insecure", .bool(true))) }
+        if let token { object.append(("token", .string(token))) }
+        let bytes = Array((JSONValue.object(object).text + "\n").utf8)
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o600)
+        guard fd >= 0 else { throw .usage("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        fchmod(fd, 0o600)
+        close(fd)
+        guard written == bytes.count, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw .usage("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+
+/// Where the server is and how to trust it; shared by every command through `@OptionGroup`.
+/// Tokens are never flags: `GOAL_TOKEN`, the config file or `login`'s prompt.
+struct ConnectionOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The goald URL, e.g. wss://localhost:7443 (default: $GOAL_SERVER, else the config file).",
+            valueName: "url"
+        )
+    )
+    var server: String?
+
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "PEM file of the CA to trust (goald prints it). (default: $GOAL_CA_FILE, else the config file)",
+            valueName: "path"
+        )
+    )
+    var caFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Trust exactly the server certificate with this SHA-256 fingerprint (hex). (default: $GOAL_FINGERPRINT, else the config file)",
+            valueName: "hex"
+        )
+    )
+    var fingerprint: String?
+
+    @Flag(help: "Accept any server certificate (development only: anyone on the path can read the traffic).")
+    var insecure = false
+
+    func validate() throws {
+        if caFile != nil && fingerprint != nil {
+            throw ValidationError("give either --ca-file or --fingerprint, not both")
+        }
+    }
+}
+
+/// `--json` for commands that print data.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print JSON (one document; `tail`: one object a line) instead of a human table.")
+    var json = false
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+
+/// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
+/// `status`, `tail` and `login` for people and scripts.
+///
+/// Exit codes (DESIGN.md): 0 ok, 1 refused, 2 usage, 3 cannot connect or TLS, 4 unauthorized, 5 outcome unknown.
+/// `main()` maps `CLIFailure` and argument errors to them; every failure prints what went wrong and what to do.
+@main
+struct GoalClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goal-client",
+        abstract: "Live terminal client of a goald league: full-screen UI, scripting subcommands and tail.",
+        discussion: """
+            Connection: --server (or $GOAL_SERVER), --ca-file / --fingerprint (or $GOAL_CA_FILE / \
+            $GOAL_FINGERPRINT), all saved by `goal-client login` in $XDG_CONFIG_HOME/goal/config.json (mode 0600). \
+            The token comes from $GOAL_TOKEN, that file, or login's prompt; never from a flag.
+
+            Exit codes: 0 ok, 1 refused by the server, 2 usage, 3 cannot connect or TLS, 4 unauthorized, \
+            5 outcome unknown (the mutation id is printed).
+            """,
+        subcommands: [
+            Live.self, Players.self, Matches.self, Rankings.self, Status.self, Tail.self, Login.self,
+        ],
+        defaultSubcommand: Live.self
+    )
+
+    /// Parses, runs, and exits with the code of DESIGN.md.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as CLIFailure {
+            Console.error("goal-client: \(failure.message)")
+            Foundation.exit(failure.code.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                let message = fullMessage(for: error)
+                if !message.isEmpty { Console.out(message) }
+                Foundation.exit(0)
+            }
+            Console.error(fullMessage(for: error))
+            Foundation.exit(CLIFailure.Code.usage.rawValue)
+        }
+        Foundation.exit(0)
+    }
+}

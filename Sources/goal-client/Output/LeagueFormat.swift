@@ -1,0 +1,115 @@
+import GoalClient
+import GoalModel
+
+/// How goal-client shows players, matches and rankings: human tables and `--json` documents. Pure functions;
+/// every name from the server is escaped here, before it can reach a terminal.
+enum LeagueFormat {
+    // MARK: Players
+
+    static func playersTable(_ lookup: LeagueLookup) -> [String] {
+        var table = TextTable(header: ["ID", "NAME"])
+        table.rows = lookup.sortedPlayers.map { [$0.id.shortID, TerminalText.escape($0.name)] }
+        return table.lines
+    }
+
+    static func playerJSON(_ player: Player) -> JSONValue {
+        .object([
+            ("id", .string(player.id.description)), ("name", .string(player.name)),
+            ("revision", .uint(player.revision)),
+        ])
+    }
+
+    static func playersJSON(_ lookup: LeagueLookup) -> JSONValue {
+        .array(lookup.sortedPlayers.map(playerJSON))
+    }
+
+    // MARK: Matches
+
+    /// "Alice, Bob".
+    static func side(_ ids: [PlayerID], _ lookup: LeagueLookup) -> String {
+        ids.map(lookup.name).joined(separator: ", ")
+    }
+
+    static func matchesTable(_ lookup: LeagueLookup) -> [String] {
+        var table = TextTable(header: ["ID", "HOME", "SCORE", "AWAY"])
+        table.rows = lookup.sortedMatches.map { match in
+            [
+                match.id.shortID, side(match.homePlayers, lookup), "\(match.homeGoals) : \(match.awayGoals)",
+                side(match.awayPlayers, lookup),
+            ]
+        }
+        return table.lines
+    }
+
+    static func matchJSON(_ match: Match, _ lookup: LeagueLookup) -> JSONValue {
+        func names(_ ids: [PlayerID]) -> JSONValue {
+            .array(ids.map { id in lookup.replica.players[id].map { .string($0.name) } ?? .null })
+        }
+        return .object([
+            ("id", .string(match.id.description)),
+            ("home_players", .array(match.homePlayers.map { .string($0.description) })),
+            ("away_players", .array(match.awayPlayers.map { .string($0.description) })),
+            ("home_names", names(match.homePlayers)),
+            ("away_names", names(match.awayPlayers)),
+            ("home_goals", .int(match.homeGoals)),
+            ("away_goals", .int(match.awayGoals)),
+            ("created_revision", .uint(match.created.revision)),
+            ("revision", .uint(match.revision)),
+        ])
+    }
+
+    static func matchesJSON(_ lookup: LeagueLookup) -> JSONValue {
+        .array(lookup.sortedMatches.map { matchJSON($0, lookup) })
+    }
+
+    // MARK: Rankings
+
+    static func rankingsTable(_ lookup: LeagueLookup) -> [String] {
+        var table = TextTable(header: ["#", "PLAYER", "RATING", "PLAYED", "WON", "DRAWN", "LOST"])
+        table.rightAligned = [0, 2, 3, 4, 5, 6]
+        table.rows = lookup.rankings.enumerated().map { index, entry in
+            let rating = entry.rating
+            return [
+                "\(index + 1)", TerminalText.escape(entry.player.name), rating.formatted, "\(rating.played)",
+                "\(rating.won)", "\(rating.drawn)", "\(rating.lost)",
+            ]
+        }
+        return table.lines
+    }
+
+    static func rankingsJSON(_ lookup: LeagueLookup) -> JSONValue {
+        .array(
+            lookup.rankings.enumerated().map { index, entry in
+                let rating = entry.rating
+                return .object([
+                    ("rank", .int(index + 1)),
+                    ("player_id", .string(entry.player.id.description)),
+                    ("name", .string(entry.player.name)),
+                    ("rating", .double(rating.value, decimals: 2)),
+                    ("points", .int(rating.points)),
+                    ("played", .int(rating.played)),
+                    ("won", .int(rating.won)),
+                    ("drawn", .int(rating.drawn)),
+                    ("lost", .int(rating.lost)),
+                ])
+            }
+        )
+    }
+
+    // MARK: Acks
+
+    static func ackJSON(_ ack: MutationAck, extra: [(String, JSONValue)] = []) -> JSONValue {
+        .object(
+            [
+                ("mutation_id", .string(ack.id.description)), ("revision", .uint(ack.revision)),
+                ("noop", .bool(ack.noop)),
+            ]
+                + extra
+        )
+    }
+
+    /// "committed at r42" / "no change (r42)".
+    static func ackText(_ ack: MutationAck) -> String {
+        ack.noop ? "no change (r\(ack.revision))" : "committed at r\(ack.revision)"
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import GoalClient
+import GoalModel
+import GoalReactive
+import GoalTransport
+import GoalWire
+import Logging
+
+/// One command's connection to goald: a `GoalClient` over the live transport, started, awaited until live, used
+/// for reads and mutations, and stopped.
+///
+/// Threading: the client runs on its own serial queue; the async methods may be called from any task.
+/// Lifetime: `connect` → use → `stop()`.
+final class LeagueSession: Sendable {
+    let client: GoalClient
+    let serverName: String
+    private let transport: RecordingTransport
+    /// How long a mutation is re-sent (with the same id, across reconnects) before its outcome is called unknown.
+    let retryWindow: TimeInterval
+
+    /// Makes a session over `transport`; nothing connects until `connect()`.
+    init(
+        transport: any Transport,
+        token: String,
+        serverName: String,
+        stream: ClientMessage.StreamSelection = .all,
+        retryWindow: TimeInterval = 10
+    ) {
+        self.transport = RecordingTransport(transport)
+        self.serverName = serverName
+        self.retryWindow = retryWindow
+        var logger = Logger(label: "goal.client")
+        logger.logLevel = .critical
+        client = GoalClient(
+            configuration: ClientConfiguration(token: token, serverName: serverName, stream: stream),
+            transport: self.transport,
+            scheduler: QueueScheduler(name: "goal-client.session"),
+            logger: logger
+        )
+    }
+
+    /// Makes a session to the configured server.
+    /// - Throws: `CLIFailure.cannotConnect` when the trust material cannot be read.
+    static func make(
+        _ settings: ClientSettings,
+        stream: ClientMessage.StreamSelection = .all
+    ) throws(CLIFailure) -> LeagueSession {
+        let transport: WebSocketTransport
+        do {
+            var logger = Logger(label: "goal.transport")
+            logger.logLevel = .critical
+            transport = try WebSocketTransport(endpoint: settings.endpoint, security: settings.security, logger: logger)
+        } catch {
+            throw .cannotConnect("\(error.message); check --ca-file / --fingerprint (goald serve prints both)")
+        }
+        return LeagueSession(
+            transport: transport,
+            token: settings.token,
+            serverName: settings.serverURL,
+            stream: stream
+        )
+    }
+
+    /// Starts the client and waits until it is live (caught up), or fails.
+    /// - Parameter timeout: Seconds to wait for the first connection.
+    /// - Throws: `CLIFailure` with exit code 3 (cannot connect, TLS) or 4 (unauthorized).
+    func connect(timeout: TimeInterval = 15) async throws(CLIFailure) {
+        let disposable = SerialDisposable()
+        defer { disposable.dispose() }
+        let result: Result<Void, CLIFailure> = await withCheckedContinuation { continuation in
+            let box = OnceBox<Result<Void, CLIFailure>, Never>(continuation)
+            var attempted = false
+            disposable.inner = client.status.producer.startWithValues { [self] status in
+                switch status {
+                case .live:
+                    box.resume(.success(.success(())))
+                case .connecting, .syncing:
+                    attempted = true
+                case .reconnecting where attempted:
+                    box.resume(.success(.failure(connectFailure())))
+                case .stopped(let reason):
+                    box.resume(.success(.failure(Self.failure(for: reason, server: serverName))))
+                case .idle, .reconnecting:
+                    break
+                }
+            }
+            client.start()
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [serverName] in
+                box.resume(
+                    .success(
+                        .failure(
+                            .cannotConnect(
+                                "no answer from \(serverName) within \(Int(timeout)) s; check that goald runs there"
+                            )
+                        )
+                    )
+                )
+            }
+        }
+        if case .failure(let failure) = result {
+            client.stop()
+            throw failure
+        }
+    }
+
+    /// Submits a mutation and waits for its answer, re-sending with the same id across reconnects for
+    /// `retryWindow` seconds.
+    /// - Returns: The ack.
+    /// - Throws: `CLIFailure` 1 (refused), 3 (never sent), 4 (role does not allow it), 5 (outcome unknown).
+    func perform(_ action: MutationAction, base: Revision) async throws(CLIFailure) -> MutationAck {
+        let producer = client.submit(action, base: base)
+        let client = self.client
+        let window = retryWindow
+        let result: Result<MutationAck, MutationError> = await withCheckedContinuation { continuation in
+            let box = OnceBox<Result<MutationAck, MutationError>, Never>(continuation)
+            let timer = DispatchWorkItem { client.stop() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + window, execute: timer)
+            _ = producer.startWithResult { result in
+                timer.cancel()
+                box.resume(.success(result))
+            }
+        }
+        switch result {
+        case .success(let ack): return ack
+        case .failure(let error): throw Self.failure(for: error, window: window)
+        }
+    }
+
+    /// Stops the client (closing the connection with 1000).
+    func stop() {
+        client.stop()
+    }
+
+    /// Why connecting failed, from the transport's last event.
+    private func connectFailure() -> CLIFailure {
+        switch transport.lastEnding {
+        case .failed(let failure):
+            let hint =
+                failure.kind == .tls
+                ? "check --ca-file / --fingerprint (goald serve prints both)"
+                : "check that goald runs at \(serverName)"
+            return .cannotConnect("cannot connect to \(serverName): \(failure.message); \(hint)")
+        case .closed(let code, let reason):
+            let detail = reason.isEmpty ? "" : ": \(reason)"
+            return .cannotConnect(
+                "\(serverName) closed the connection (\(code.map(String.init) ?? "no code"))\(detail); try again"
+            )
+        default:
+            return .cannotConnect("cannot connect to \(serverName); check that goald runs there")
+        }
+    }
+
+    /// The exit code and message for a client that stopped by itself.
+    static func failure(for reason: StopReason, server: String) -> CLIFailure {
+        switch reason {
+        case .terminal(let code, let message) where code == .unauthorized || code == .tokenRevoked:
+            return .unauthorized("\(server) refused the token: \(message)")
+        case .terminal(_, let message):
+            return .cannotConnect("\(server) ended the session: \(message)")
+        case .transportFailed(let kind, let message):
+            let hint =
+                kind == .tls
+                ? "check --ca-file / --fingerprint (goald serve prints both)" : "check the server URL"
+            return .cannotConnect("cannot connect to \(server): \(message); \(hint)")
+        case .requested:
+            return .cannotConnect("the connection to \(server) was closed")
+        }
+    }
+
+    /// The exit code and message for a failed mutation.
+    static func failure(for error: MutationError, window: TimeInterval) -> CLIFailure {
+        switch error.kind {
+        case .rejected(let rejection):
+            let message = TerminalText.escape(rejection.message)
+            if rejection.code == .unauthorized {
+                return .unauthorized("refused (unauthorized): \(message); ask an admin for an editor token")
+            }
+            return .refused("refused (\(rejection.code.rawValue)): \(message)")
+        case .stopped(let reason, let wasSent):
+            if wasSent {
+                return .outcomeUnknown(
+                    "the outcome of mutation \(error.id) is unknown: no answer after re-sending it for "
+                        + "\(Int(window)) s (\(reason)); run goal-client tail or list to see whether it was applied"
+                )
+            }
+            return .cannotConnect("mutation \(error.id) was not sent: \(reason); check that goald runs")
+        }
+    }
+}

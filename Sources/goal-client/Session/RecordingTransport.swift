@@ -1,0 +1,28 @@
+import GoalClient
+import Synchronization
+
+/// A `Transport` that passes everything through and remembers the last failure or close, so a command can say
+/// precisely why it could not connect (the client's status only says that it is retrying).
+///
+/// Thread-safe: the last event lives in a `Mutex`.
+final class RecordingTransport: Transport {
+    private let base: any Transport
+    private let last = Mutex<TransportEvent?>(nil)
+
+    init(_ base: any Transport) {
+        self.base = base
+    }
+
+    /// The last `.failed` or `.closed` event of any connection.
+    var lastEnding: TransportEvent? { last.withLock { $0 } }
+
+    func connect(events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+        base.connect { [self] event in
+            switch event {
+            case .failed, .closed: self.last.withLock { $0 = event }
+            case .connected, .message, .pong: break
+            }
+            events(event)
+        }
+    }
+}

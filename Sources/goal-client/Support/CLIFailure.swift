@@ -1,0 +1,34 @@
+/// A failure that ends a goal-client command: an exit code of DESIGN.md and a message that says what went wrong
+/// and what to do. Value type, `Sendable`.
+struct CLIFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The process exit codes (DESIGN.md "Client side").
+    enum Code: Int32, Sendable, Equatable {
+        case ok = 0
+        /// The server refused the request (conflict, invalid, not found, name taken, player in use…).
+        case refused = 1
+        /// Bad command line or missing configuration.
+        case usage = 2
+        /// The server cannot be reached, or TLS failed.
+        case cannotConnect = 3
+        /// The token is missing, unknown, revoked, or its role does not allow the request.
+        case unauthorized = 4
+        /// A mutation was sent and no answer came, even after re-sending it with the same id.
+        case outcomeUnknown = 5
+    }
+
+    var code: Code
+    var message: String
+
+    init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    var description: String { message }
+
+    static func refused(_ message: String) -> CLIFailure { CLIFailure(.refused, message) }
+    static func usage(_ message: String) -> CLIFailure { CLIFailure(.usage, message) }
+    static func cannotConnect(_ message: String) -> CLIFailure { CLIFailure(.cannotConnect, message) }
+    static func unauthorized(_ message: String) -> CLIFailure { CLIFailure(.unauthorized, message) }
+    static func outcomeUnknown(_ message: String) -> CLIFailure { CLIFailure(.outcomeUnknown, message) }
+}

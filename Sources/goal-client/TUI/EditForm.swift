@@ -1,0 +1,142 @@
+import GoalModel
+import GoalReactive
+import GoalViewModels
+
+/// The new/edit match form of the UI: binds an `EditMatchViewModel` (fields: home players, away players, home
+/// goals, away goals) and, while one is open, a player picker (`ManagePlayersViewModel`). No domain logic: it
+/// only forwards keys to the view models' inputs and reads their outputs.
+///
+/// Threading: `@MainActor`. Lifetime: owned by `LiveApp` while the form is open.
+@MainActor
+final class EditForm {
+    enum Field: Int, CaseIterable {
+        case homePlayers, awayPlayers, homeGoals, awayGoals
+    }
+
+    /// An open player picker and its cursor.
+    struct Picker {
+        let side: Side
+        let viewModel: ManagePlayersViewModel
+        var cursor = 0
+    }
+
+    let viewModel: EditMatchViewModel
+    var field: Field = .homePlayers
+    var picker: Picker?
+    /// Called when the save succeeded (the form closes).
+    var onSaved: () -> Void = {}
+    /// Ends the form's observations when the form goes away.
+    let lifetimeToken = Lifetime.Token()
+
+    init(viewModel: EditMatchViewModel) {
+        self.viewModel = viewModel
+    }
+
+    /// Handles one key. - Returns: false when the form should close (Escape outside a picker).
+    func handle(_ key: Key) -> Bool {
+        if picker != nil { return handlePicker(key) }
+        switch key {
+        case .escape: return false
+        case .up: field = Field(rawValue: max(field.rawValue - 1, 0)) ?? field
+        case .down, .tab: field = Field(rawValue: min(field.rawValue + 1, Field.allCases.count - 1)) ?? field
+        case .backTab: field = Field(rawValue: max(field.rawValue - 1, 0)) ?? field
+        case .enter, .character(" "):
+            switch field {
+            case .homePlayers: openPicker(.home)
+            case .awayPlayers: openPicker(.away)
+            case .homeGoals, .awayGoals: save()
+            }
+        case .character("+"), .right: adjust(1)
+        case .character("-"), .left: adjust(-1)
+        case .character("s"): save()
+        default: break
+        }
+        return true
+    }
+
+    private func adjust(_ delta: Int) {
+        switch field {
+        case .homeGoals: viewModel.homeGoals.value = max(0, viewModel.homeGoals.value + delta)
+        case .awayGoals: viewModel.awayGoals.value = max(0, viewModel.awayGoals.value + delta)
+        case .homePlayers, .awayPlayers: break
+        }
+    }
+
+    private func openPicker(_ side: Side) {
+        let picker =
+            side == .home ? viewModel.manageHomePlayersViewModel() : viewModel.manageAwayPlayersViewModel()
+        picker.active.value = true
+        self.picker = Picker(side: side, viewModel: picker)
+    }
+
+    private func handlePicker(_ key: Key) -> Bool {
+        guard var picker else { return true }
+        let count = picker.viewModel.numberOfPlayers(inSection: 0)
+        switch key {
+        case .up: picker.cursor = max(picker.cursor - 1, 0)
+        case .down: picker.cursor = min(picker.cursor + 1, max(count - 1, 0))
+        case .character(" "), .character("x"):
+            if picker.cursor < count {
+                if picker.viewModel.isPlayerSelected(at: picker.cursor) {
+                    picker.viewModel.deselectPlayer(at: picker.cursor)
+                } else {
+                    picker.viewModel.selectPlayer(at: picker.cursor)
+                }
+            }
+        case .enter, .escape, .tab:
+            picker.viewModel.active.value = false
+            self.picker = nil
+            return true
+        default: break
+        }
+        self.picker = picker
+        return true
+    }
+
+    private func save() {
+        let onSaved = self.onSaved
+        viewModel.saveAction.apply(()).startWithResult { result in
+            if case .success = result { onSaved() }
+        }
+    }
+
+    /// The form's lines (names escaped here).
+    func lines(height: Int) -> [ScreenLine] {
+        var lines = [ScreenLine(" \(viewModel.title)", .bold), ScreenLine()]
+        let values: [(Field, String, String)] = [
+            (.homePlayers, "Home players", viewModel.homePlayersString.value),
+            (.awayPlayers, "Away players", viewModel.awayPlayersString.value),
+            (.homeGoals, "Home goals", viewModel.formattedHomeGoals.value),
+            (.awayGoals, "Away goals", viewModel.formattedAwayGoals.value),
+        ]
+        for (field, label, value) in values {
+            var line = ScreenLine("  " + TerminalText.fit(label, 14))
+            line.append(TerminalText.escape(value), field == self.field && picker == nil ? .selected : .plain)
+            lines.append(line)
+        }
+        lines.append(ScreenLine())
+        let valid = viewModel.inputIsValid.value
+        let changes = viewModel.hasChanges.value
+        lines.append(
+            ScreenLine(
+                valid ? (changes ? "  ready to save (s)" : "  nothing changed yet") : "  choose players for both sides",
+                valid ? .plain : .dim
+            )
+        )
+        if let picker {
+            lines.append(ScreenLine())
+            lines.append(ScreenLine(" Pick \(picker.side.rawValue) players (space: toggle, enter: done)", .bold))
+            let rows = picker.viewModel.rows
+            let room = max(height - lines.count, 1)
+            let start = max(0, min(picker.cursor - room / 2, rows.count - room))
+            for index in rows.indices.dropFirst(start).prefix(room) {
+                let mark =
+                    !picker.viewModel.canSelectPlayer(at: index)
+                    ? "[-]" : picker.viewModel.isPlayerSelected(at: index) ? "[x]" : "[ ]"
+                let line = ScreenLine("  \(mark) " + TerminalText.escape(rows[index].name))
+                lines.append(index == picker.cursor ? line.styled(.selected) : line)
+            }
+        }
+        return lines
+    }
+}

@@ -1,0 +1,197 @@
+import Dispatch
+import Foundation
+import GoalClient
+import GoalModel
+import GoalReactive
+import GoalViewModels
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The full-screen UI: tabs Matches · Rankings · Players over the view models, a status line, a banner for
+/// alerts, rows changed by someone else highlighted briefly, pending edits marked.
+///
+/// The view layer only binds view-model outputs (rows, titles, status texts, alerts) and forwards keys to their
+/// inputs (actions, properties); it holds no domain logic. Input (stdin, SIGWINCH, SIGINT/SIGTERM/SIGHUP) arrives
+/// through DispatchSources on the main queue, which therefore never blocks.
+///
+/// Threading: `@MainActor`. Lifetime: `start()` → … → `quit()`, which restores the terminal and calls `onQuit`.
+@MainActor
+final class LiveApp {
+    enum Tab: Int, CaseIterable {
+        case matches, rankings, players
+        var title: String { ["Matches", "Rankings", "Players"][rawValue] }
+    }
+
+    enum Mode {
+        case browse
+        case help
+        case confirmDelete(row: Int)
+        case newPlayer
+        case edit(EditForm)
+    }
+
+    let store: LiveLeagueStore
+    let matches: MatchesViewModel
+    let rankings: RankingsViewModel
+    let players: ManagePlayersViewModel
+    let connection: ConnectionViewModel
+    let terminal = Terminal()
+    let renderer: ScreenRenderer
+    var tab: Tab = .matches
+    var selection: [Tab: Int] = [:]
+    /// The side `+`/`-` score on the Matches tab (←/→ switch it).
+    var scoringSide: Side = .home
+    var mode: Mode = .browse
+    var banner: (text: String, until: Date)?
+    /// Rows someone else changed, highlighted until the date.
+    var changed: [String: Date] = [:]
+    /// Score edits in flight (kept alive until answered).
+    var scorers: [ObjectIdentifier: EditMatchViewModel] = [:]
+    var onQuit: () -> Void = {}
+    private var decoder = KeyDecoder()
+    private var sources: [any DispatchSourceProtocol] = []
+    private var needsDisplay = false
+    private let lifetime = Lifetime.Token()
+
+    init(store: LiveLeagueStore, colors: Bool) {
+        self.store = store
+        matches = MatchesViewModel(store: store)
+        rankings = RankingsViewModel(store: store)
+        players = ManagePlayersViewModel(store: store)
+        connection = ConnectionViewModel(store: store)
+        renderer = ScreenRenderer(colors: colors)
+    }
+
+    /// Enters full-screen mode, binds the view models and starts reading input.
+    func start() throws(CLIFailure) {
+        try terminal.enter()
+        bind()
+        startInput()
+        matches.active.value = true
+        rankings.active.value = true
+        players.active.value = true
+        setNeedsDisplay()
+    }
+
+    /// Restores the terminal and ends the UI.
+    func quit() {
+        guard terminal.isActive else { return }
+        for source in sources { source.cancel() }
+        sources = []
+        terminal.restore()
+        onQuit()
+    }
+
+    private func bind() {
+        let lifetime = Lifetime(self.lifetime)
+        let redraw: () -> Void = { [weak self] in self?.setNeedsDisplay() }
+        lifetime += matches.contentChanges.observeValues { _ in redraw() }
+        lifetime += rankings.contentChanges.observeValues { _ in redraw() }
+        lifetime += players.contentChanges.observeValues { _ in redraw() }
+        lifetime += connection.statusText.signal.observeValues { _ in redraw() }
+        lifetime += connection.revisionText.signal.observeValues { _ in redraw() }
+        lifetime += connection.pendingCount.signal.observeValues { _ in redraw() }
+        lifetime += players.playerName.signal.observeValues { _ in redraw() }
+        for alerts in [matches.alertMessages, rankings.alertMessages, players.alertMessages, connection.alertMessages] {
+            lifetime += alerts.observeValues { [weak self] in self?.show(alert: $0) }
+        }
+        lifetime += players.saveAction.values.observeValues { [weak self] _ in
+            guard let self, case .newPlayer = mode else { return }
+            mode = .browse
+            setNeedsDisplay()
+        }
+        lifetime += store.updates.observeValues { [weak self] update in self?.highlight(update) }
+    }
+
+    /// Marks the rows of another client's changeset for two seconds.
+    private func highlight(_ update: ReplicaUpdate) {
+        guard case .changeset(let changeset) = update, changeset.mutationID?.instance != store.clientInstance else {
+            return
+        }
+        let until = Date().addingTimeInterval(2)
+        for change in changeset.changes {
+            switch change {
+            case .matchUpserted(let match): changed[match.id.description] = until
+            case .playerUpserted(let player): changed[player.id.description] = until
+            case .ratingUpdated(let rating): changed[rating.playerID.description] = until
+            case .matchDeleted, .playerDeleted: break
+            }
+        }
+        setNeedsDisplay()
+        DispatchQueue.main.asyncAfter(deadline: .now() + 2.05) { [weak self] in
+            MainActor.assumeIsolated { self?.setNeedsDisplay() }
+        }
+    }
+
+    /// Shows an alert in the banner for eight seconds.
+    func show(alert: String) {
+        banner = (TerminalText.escape(alert), Date().addingTimeInterval(8))
+        setNeedsDisplay()
+        DispatchQueue.main.asyncAfter(deadline: .now() + 8.05) { [weak self] in
+            MainActor.assumeIsolated { self?.setNeedsDisplay() }
+        }
+    }
+
+    /// Schedules one redraw on the main queue (coalesced).
+    func setNeedsDisplay() {
+        guard !needsDisplay else { return }
+        needsDisplay = true
+        DispatchQueue.main.async { [weak self] in
+            MainActor.assumeIsolated { self?.display() }
+        }
+    }
+
+    /// Draws the current frame now.
+    private func display() {
+        needsDisplay = false
+        guard terminal.isActive else { return }
+        let size = Terminal.size
+        renderer.draw(frame(columns: size.columns, rows: size.rows), columns: size.columns, rows: size.rows)
+    }
+
+    private func startInput() {
+        // Blocking stdin: the source fires only when input is ready, so each read returns at once.
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.readInput() }
+        }
+        input.resume()
+        sources.append(input)
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
+        signal(SIGWINCH, SIG_IGN)
+        resize.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                self?.renderer.invalidate()
+                self?.setNeedsDisplay()
+            }
+        }
+        resize.resume()
+        sources.append(resize)
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated { self?.quit() }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func readInput() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count == 0 {
+            quit()
+            return
+        }
+        guard count > 0 else { return }
+        for key in decoder.decode(Array(buffer[..<count])) {
+            handle(key)
+            guard terminal.isActive else { return }
+        }
+        setNeedsDisplay()
+    }
+}

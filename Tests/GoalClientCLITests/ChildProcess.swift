@@ -1,0 +1,97 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with `posix_spawn` and reaped with `waitpid` on its own pid.
+///
+/// Tests use this instead of Foundation's `Process`: on Linux, `Process` reaps children from a SIGCHLD handler
+/// that can miss an exit when the test process also has other children (tmux clients, which fork the tmux server),
+/// leaving a zombie and a test waiting forever. Standard streams go to files (never pipes). Sendable: the pid only.
+struct ChildProcess: Sendable {
+    let pid: pid_t
+
+    /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`.
+    /// - Parameters:
+    ///   - environment: The whole environment, or nil to inherit this process's.
+    ///   - stdin: A file to read standard input from (nil: /dev/null).
+    ///   - stdout: A file for standard output (created or truncated; nil: /dev/null).
+    ///   - stderr: A file for standard error (nil: /dev/null).
+    static func spawn(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        stdin: String? = nil,
+        stdout: String? = nil,
+        stderr: String? = nil
+    ) throws -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // A clean signal state: the test process's threads block and ignore signals, and a child (the tmux server
+        // above all) would inherit that.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let status: Int32
+        if let environment {
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for pointer in envp { free(pointer) } }
+            status = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+        } else {
+            status = posix_spawnp(&pid, executable, &actions, &attributes, argv, environ)
+        }
+        guard status == 0 else { throw ChildProcessError(message: "cannot start \(executable): error \(status)") }
+        return ChildProcess(pid: pid)
+    }
+
+    /// The exit status if the child has ended (and reaps it): the exit code, or minus the signal number.
+    func poll() -> Int32? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else { return result < 0 && errno == ECHILD ? -255 : nil }
+        return Self.decode(status)
+    }
+
+    /// Waits for the end (polling), killing the child with SIGKILL after `timeout` seconds.
+    func wait(timeout: TimeInterval = 60) async -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let status = poll() { return status }
+            if Date() > deadline { kill(pid, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    var isRunning: Bool { kill(pid, 0) == 0 && !isZombie }
+
+    private var isZombie: Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        return stat[stat.index(close, offsetBy: 2)] == "Z"
+    }
+
+    private static func decode(_ status: Int32) -> Int32 {
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : -signal
+    }
+}
+
+struct ChildProcessError: Error {
+    let message: String
+}
