@@ -110,9 +110,14 @@ final class LoadWriter: Sendable {
     }
 
     private func onTick() {
-        let refill = rate > 0 ? rate / 100 : 0
+        let now = MonotonicClock.nanoseconds()
         state.withLock { s in
-            if refill > 0, s.sending { s.tokens = min(s.tokens + refill, Double(window) + refill) }
+            // Credit by elapsed time, not by tick count: a loaded machine delays ticks.
+            if rate > 0, s.sending, s.lastRefill > 0 {
+                let elapsed = MonotonicClock.seconds(from: s.lastRefill, to: now)
+                s.tokens = min(s.tokens + rate * elapsed, Double(window) + 1)
+            }
+            s.lastRefill = now
         }
         pump()
     }

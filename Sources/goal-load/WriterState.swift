@@ -17,6 +17,8 @@ struct WriterState: Sendable {
     var inFlight = 0
     /// Send credit when a rate is set (refilled by the writer's tick).
     var tokens: Double = 0
+    /// When credit was last added, on `MonotonicClock` (0 before the first tick).
+    var lastRefill: UInt64 = 0
     /// No sends before this instant (rate_limited / overloaded), on `MonotonicClock`.
     var pausedUntil: UInt64 = 0
     var source: MutationSource
