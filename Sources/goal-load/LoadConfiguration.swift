@@ -15,7 +15,7 @@ struct LoadConfiguration: Sendable {
         /// Target accepted commits per second over all writers; 0 = flat out (bounded by `window`).
         var rate: Double = 50
         /// Mutations each writer keeps in flight at most.
-        var window = 4
+        var window = 16
         /// Seconds of writing (the measured phase).
         var duration: Double = 5
         /// Stop writing after this many accepted commits (nil: no count bound).

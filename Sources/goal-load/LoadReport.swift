@@ -26,6 +26,8 @@ struct LoadReport: Codable, Sendable, Equatable {
         var failedAttempts: Int
         var subscriberReconnects: Int
         var writerReconnects: Int
+        /// Subscribers closed and resumed on purpose (churn).
+        var churnResumes: Int
         var connectSeconds: Double
     }
 

@@ -44,6 +44,7 @@ extension LoadRunner {
         var nextProgress = start.time + UInt64((configuration.progressInterval ?? 1e9) * 1e9)
         var nextChurn = start.time + UInt64(max(shape.churnInterval, 0.001) * 1e9)
         var churnCursor = 0
+        var churnResumes = 0
         let deadline = start.time + UInt64(shape.duration * 1e9)
         while MonotonicClock.nanoseconds() < deadline {
             try? await Task.sleep(for: .milliseconds(50))
@@ -51,6 +52,7 @@ extension LoadRunner {
             if let maxCommits = shape.maxCommits, writerTotals(run.writers).accepted >= maxCommits { break }
             if shape.churnInterval > 0, now >= nextChurn {
                 churnCursor = churn(run, from: churnCursor, skip: lagging)
+                churnResumes += max(1, Int(Double(run.subscribers.count) * shape.churnFraction))
                 nextChurn = now + UInt64(shape.churnInterval * 1e9)
             }
             if configuration.progressInterval != nil, now >= nextProgress {
@@ -98,7 +100,8 @@ extension LoadRunner {
             writersReady: writersReady,
             view: view,
             idle: shape.writers == 0 ? (rssBefore, idleEnd?.rssBytes) : nil,
-            catchup: catchup
+            catchup: catchup,
+            churnResumes: churnResumes
         )
     }
 

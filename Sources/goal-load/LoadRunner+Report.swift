@@ -14,7 +14,8 @@ extension LoadRunner {
         writersReady: Int,
         view: Result<ServerView, LoadError>,
         idle: (UInt64?, UInt64?)?,
-        catchup: LoadReport.Catchup?
+        catchup: LoadReport.Catchup?,
+        churnResumes: Int
     ) -> LoadReport {
         let shape = configuration.shape
         let seconds = max(MonotonicClock.seconds(from: start.time, to: end.time), 0.001)
@@ -66,6 +67,7 @@ extension LoadRunner {
                 failedAttempts: final.failedAttempts,
                 subscriberReconnects: final.reconnects,
                 writerReconnects: writers.reconnects,
+                churnResumes: churnResumes,
                 connectSeconds: connectSeconds
             ),
             commits: LoadReport.Commits(
