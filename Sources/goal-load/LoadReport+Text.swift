@@ -16,7 +16,7 @@ extension LoadReport {
             "connections: \(c.subscribersConnected) subscribers + \(c.writersConnected) writers established in "
                 + "\(Self.number(c.connectSeconds)) s, \(c.subscribersNeverConnected) never connected, "
                 + "\(c.failedAttempts) failed attempts, reconnects \(c.subscriberReconnects) subscriber / "
-                + "\(c.writerReconnects) writer, \(c.churnResumes) churn resumes"
+                + "\(c.writerReconnects) writer, \(c.churnResumes) churn resumes, \(c.slowConsumerCloses) slow-consumer/shedding closes"
         )
         let m = commits
         let rejected = m.rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

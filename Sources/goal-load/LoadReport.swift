@@ -28,6 +28,8 @@ struct LoadReport: Codable, Sendable, Equatable {
         var writerReconnects: Int
         /// Subscribers closed and resumed on purpose (churn).
         var churnResumes: Int
+        /// Reconnect-class errors the server sent subscribers (slow consumer 4008, overloaded, shutting down).
+        var slowConsumerCloses: Int
         var connectSeconds: Double
     }
 

@@ -36,6 +36,7 @@ extension LoadRunner {
         var bytes = 0
         var reconnects = 0
         var failedAttempts = 0
+        var sheddings = 0
         var connected = 0
         var live = 0
     }
@@ -48,6 +49,7 @@ extension LoadRunner {
             totals.bytes += s.bytes
             totals.reconnects += s.reconnects
             totals.failedAttempts += s.failedAttempts
+            totals.sheddings += s.sheddings
             if s.everConnected { totals.connected += 1 }
             if s.phase == .live { totals.live += 1 }
         }

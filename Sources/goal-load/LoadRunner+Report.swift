@@ -68,6 +68,7 @@ extension LoadRunner {
                 subscriberReconnects: final.reconnects,
                 writerReconnects: writers.reconnects,
                 churnResumes: churnResumes,
+                slowConsumerCloses: final.sheddings,
                 connectSeconds: connectSeconds
             ),
             commits: LoadReport.Commits(

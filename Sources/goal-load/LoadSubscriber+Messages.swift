@@ -53,7 +53,7 @@ extension LoadSubscriber {
             s.digest = digest
             s.caughtUpAt = now
         case .error(let code, let text):
-            s.note("server error \(code.rawValue): \(text)")
+            serverError(code, text, &s)
         default:
             break
         }
@@ -113,11 +113,21 @@ extension LoadSubscriber {
         case .snapshotBegin(let begin):
             s.assembler = SnapshotAssembler(begin)
         case .error(let code, let text):
-            s.note("server error \(code.rawValue): \(text)")
+            serverError(code, text, &s)
         default:
             break
         }
         return false
+    }
+
+    /// A reconnect-class error (slow consumer, overloaded, shutting down) is the server's documented way to shed
+    /// load: counted, and the subscriber resumes after the close. Only terminal errors are problems.
+    private func serverError(_ code: WireErrorCode, _ text: String, _ s: inout SubscriberState) {
+        if code.closeCode.shouldReconnect {
+            s.sheddings += 1
+        } else {
+            s.note("server error \(code.rawValue): \(text)")
+        }
     }
 
     private func welcomed(_ welcome: ServerMessage.Welcome, now: UInt64, _ s: inout SubscriberState) {

@@ -73,6 +73,7 @@ final class LoadSubscriber: Sendable {
                 bytes: s.bytes,
                 reconnects: s.reconnects,
                 failedAttempts: s.failedAttempts,
+                sheddings: s.sheddings,
                 everConnected: s.everConnected,
                 problems: s.problems,
                 problemCount: s.problemCount,

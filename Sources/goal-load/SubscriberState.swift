@@ -41,6 +41,8 @@ struct SubscriberState: Sendable {
     var bytes = 0
     var reconnects = 0
     var failedAttempts = 0
+    /// Reconnect-class server errors (slow consumer 4008, overloaded, shutting down) received.
+    var sheddings = 0
     /// Protocol violations seen (gaps, duplicates, digest breaks, server errors), at most a few kept.
     var problems: [String] = []
     var problemCount = 0
@@ -63,6 +65,7 @@ struct SubscriberSnapshot: Sendable {
     var bytes: Int
     var reconnects: Int
     var failedAttempts: Int
+    var sheddings: Int
     var everConnected: Bool
     var problems: [String]
     var problemCount: Int

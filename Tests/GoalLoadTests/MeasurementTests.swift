@@ -86,6 +86,7 @@ struct MeasurementTests {
             bytes: 0,
             reconnects: 0,
             failedAttempts: 0,
+            sheddings: 0,
             everConnected: true,
             problems: Array(repeating: "gap", count: problems),
             problemCount: problems,
