@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "GoalViewModels", targets: ["GoalViewModels"]),
         .executable(name: "goald", targets: ["goald"]),
         .executable(name: "goal-client", targets: ["goal-client"]),
+        .executable(name: "goal-load", targets: ["goal-load"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
+        // Latency histograms for goal-load only (HOUSE-STYLE: load-test dependencies stay out of the core graph).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // Pure domain: no IO, no async. Imports point down only (DESIGN.md "Layout").
@@ -145,6 +148,17 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The load tester: S subscribers and W writers against a live goald, latency histograms, convergence proof.
+        .executableTarget(
+            name: "goal-load",
+            dependencies: [
+                "GoalTransport", "GoalClient", "GoalWire", "GoalModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ] + nioProducts,
+            swiftSettings: strictSettings
+        ),
 
         .testTarget(name: "GoalModelTests", dependencies: ["GoalModel", "GoalWire"], swiftSettings: strictSettings),
         .testTarget(name: "GoalWireTests", dependencies: ["GoalWire", "GoalModel"], swiftSettings: strictSettings),
@@ -200,6 +214,15 @@ let package = Package(
             dependencies: [
                 "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalTransport",
                 "GoalViewModels",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GoalLoadTests",
+            dependencies: [
+                "goal-load", "GoalTestSupport", "GoalTransport", "GoalClient", "GoalWire", "GoalModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,0 +1,63 @@
+import GoalClient
+import GoalTransport
+
+/// Everything one goal-load run needs: where goald is, how to trust and authenticate, and the shape of the load.
+///
+/// Value type, `Sendable`; built by the command from its flags (or by tests directly) and never changed during a
+/// run.
+struct LoadConfiguration: Sendable {
+    /// The shape of the load: counts, rates and durations. Presets fill it; flags override single fields.
+    struct Shape: Sendable, Equatable {
+        /// Subscriber connections (`stream: all`).
+        var subscribers = 50
+        /// Writer connections (`stream: acks`).
+        var writers = 5
+        /// Target accepted commits per second over all writers; 0 = flat out (bounded by `window`).
+        var rate: Double = 50
+        /// Mutations each writer keeps in flight at most.
+        var window = 16
+        /// Seconds of writing (the measured phase).
+        var duration: Double = 5
+        /// Stop writing after this many accepted commits (nil: no count bound).
+        var maxCommits: Int?
+        /// Which mutations writers send.
+        var mix = MutationMix.standard
+        /// Subscribers that decode everything into a replica (compared with the server's snapshot at the end).
+        var sampled = 3
+        /// Players created before the measured phase (shared by all writers' matches).
+        var players = 20
+        /// Matches created before the measured phase; adjustments and conflicting edits target them.
+        var matches = 40
+        /// When > 0, adjustments and conflicting edits go only to this many matches (contention).
+        var contendedMatches = 0
+        /// Seconds between churn storms; 0 = no churn.
+        var churnInterval: Double = 0
+        /// Share of subscribers closed and resumed in each storm.
+        var churnFraction: Double = 0
+        /// catchup: how many changesets the lagging subscriber misses (0 = not the catchup scenario).
+        var catchupChangesets = 0
+    }
+
+    /// The goald to load.
+    var endpoint: ServerEndpoint
+    /// How the server certificate is trusted.
+    var security: TransportSecurity
+    /// An editor (or admin) token for every connection.
+    var token: String
+    /// The preset the shape came from (reported).
+    var scenario: Scenario?
+    /// Counts, rates, durations.
+    var shape: Shape
+    /// Connections per source address in 127.0.0.0/8 (below goald's per-IP limit).
+    var connectionsPerAddress = 400
+    /// TLS handshakes in progress at once while connecting.
+    var connectConcurrency = 200
+    /// Event loop threads goal-load uses.
+    var threads = 2
+    /// goald's process id, for its CPU and RSS.
+    var daemonPID: Int32?
+    /// How long to wait at the end for answers and for subscribers to reach the head.
+    var settleTimeout: Double = 30
+    /// Seconds between progress lines; nil = none.
+    var progressInterval: Double? = 1
+}

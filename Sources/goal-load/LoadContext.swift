@@ -1,0 +1,41 @@
+import GoalClient
+import GoalModel
+import GoalTransport
+import NIOCore
+import Synchronization
+
+/// What every connection of one run shares: the transport, the token, the writers' send-time tables, the latency
+/// recorder and the source-address plan.
+///
+/// Immutable after init except `running` (an atomic flag); `Sendable`. Lifetime: one per run.
+final class LoadContext: Sendable {
+    let transport: WebSocketTransport
+    let token: String
+    let sendTimes: SendTimeDirectory
+    let latency: LatencyRecorder
+    let addresses: SourceAddresses
+    /// False once the run is shutting down: closed connections no longer reconnect.
+    let running = Atomic<Bool>(true)
+
+    init(
+        transport: WebSocketTransport,
+        token: String,
+        sendTimes: SendTimeDirectory,
+        latency: LatencyRecorder,
+        addresses: SourceAddresses
+    ) {
+        self.transport = transport
+        self.token = token
+        self.sendTimes = sendTimes
+        self.latency = latency
+        self.addresses = addresses
+    }
+
+    var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    /// Opens a connection for connection slot `index` (subscribers first, then writers), bound to its source
+    /// address.
+    func open(slot index: Int, events: @escaping @Sendable (TransportEvent) -> Void) -> WebSocketConnection {
+        transport.openConnection(localAddress: addresses.socketAddress(for: index), events: events)
+    }
+}

@@ -1,0 +1,112 @@
+/// Everything one run measured and concluded; printed as text or, with `--json`, as one JSON object.
+///
+/// Value type, `Sendable`, `Codable` (the JSON field names are the property names).
+struct LoadReport: Codable, Sendable, Equatable {
+    struct Setup: Codable, Sendable, Equatable {
+        var scenario: String
+        var url: String
+        var subscribers: Int
+        var writers: Int
+        /// Target commits/s; 0 = flat out.
+        var rate: Double
+        var window: Int
+        var durationSeconds: Double
+        var mix: String
+        var sampledSubscribers: Int
+        var threads: Int
+        var openFileLimit: UInt64
+        /// /proc/loadavg when the run ended (other work on the machine skews every figure).
+        var loadAverage: String
+    }
+
+    struct Connections: Codable, Sendable, Equatable {
+        var subscribersConnected: Int
+        var subscribersNeverConnected: Int
+        var writersConnected: Int
+        var failedAttempts: Int
+        var subscriberReconnects: Int
+        var writerReconnects: Int
+        /// Subscribers closed and resumed on purpose (churn).
+        var churnResumes: Int
+        /// Reconnect-class errors the server sent subscribers (slow consumer 4008, overloaded, shutting down).
+        var slowConsumerCloses: Int
+        var connectSeconds: Double
+    }
+
+    struct Commits: Codable, Sendable, Equatable {
+        var sent: Int
+        var accepted: Int
+        var acceptedPerSecond: Double
+        var noops: Int
+        var rejections: [String: Int]
+        var rateLimited: Int
+        var overloaded: Int
+        var unanswered: Int
+        var sentByKind: [String: Int]
+    }
+
+    struct Deliveries: Codable, Sendable, Equatable {
+        var total: Int
+        var perSecond: Double
+        var bytes: Int
+        var bytesPerSecond: Double
+    }
+
+    /// Commit→delivery latency: from the writer's send to a subscriber's receipt, one monotonic clock.
+    struct Latency: Codable, Sendable, Equatable {
+        var samples: UInt64
+        var p50Milliseconds: Double
+        var p90Milliseconds: Double
+        var p99Milliseconds: Double
+        var p999Milliseconds: Double
+        var maxMilliseconds: Double
+    }
+
+    struct CPU: Codable, Sendable, Equatable {
+        var seconds: Double
+        /// Share of one core over the measured phase, in percent.
+        var percentOfCore: Double
+        var rssBytes: UInt64
+        /// CPU microseconds per delivery (daemon only).
+        var microsecondsPerDelivery: Double?
+    }
+
+    struct Idle: Codable, Sendable, Equatable {
+        var connections: Int
+        var daemonRSSBeforeBytes: UInt64
+        var daemonRSSAfterBytes: UInt64
+        var bytesPerConnection: Double
+    }
+
+    struct Catchup: Codable, Sendable, Equatable {
+        var changesets: UInt64
+        var seconds: Double
+        var changesetsPerSecond: Double
+    }
+
+    struct Convergence: Codable, Sendable, Equatable {
+        var head: UInt64
+        var headDigest: String
+        var subscribersChecked: Int
+        var subscribersAtHead: Int
+        var digestMismatches: Int
+        var streamProblems: Int
+        var sampledReplicasChecked: Int
+        var replicaMismatches: Int
+        var converged: Bool
+        /// The first few problems, for a person.
+        var problems: [String]
+    }
+
+    var setup: Setup
+    var measuredSeconds: Double
+    var connections: Connections
+    var commits: Commits
+    var deliveries: Deliveries
+    var latency: Latency
+    var loadProcess: CPU
+    var daemon: CPU?
+    var idle: Idle?
+    var catchup: Catchup?
+    var convergence: Convergence
+}

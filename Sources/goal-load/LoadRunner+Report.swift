@@ -1,0 +1,191 @@
+import Foundation
+import GoalClient
+import GoalModel
+import GoalTransport
+import Histogram
+
+extension LoadRunner {
+    /// Builds the report and the convergence verdict from the readings and the server's final view.
+    func report(
+        run: Run,
+        start: Reading,
+        end: Reading,
+        connectSeconds: Double,
+        writersReady: Int,
+        view: Result<ServerView, LoadError>,
+        idle: (UInt64?, UInt64?)?,
+        catchup: LoadReport.Catchup?,
+        churnResumes: Int
+    ) -> LoadReport {
+        let shape = configuration.shape
+        let seconds = max(MonotonicClock.seconds(from: start.time, to: end.time), 0.001)
+        let final = totals(run.subscribers)
+        let writers = writerTotals(run.writers)
+        let histogram = run.context.latency.merged()
+        func ms(_ percentile: Double) -> Double { Double(histogram.valueAtPercentile(percentile)) / 1000 }
+        let deliveries = end.subscribers.deliveries - start.subscribers.deliveries
+        var daemon: LoadReport.CPU?
+        if let a = start.daemon, let b = end.daemon {
+            let cpu = b.cpuSeconds - a.cpuSeconds
+            daemon = LoadReport.CPU(
+                seconds: cpu,
+                percentOfCore: cpu / seconds * 100,
+                rssBytes: b.rssBytes,
+                microsecondsPerDelivery: deliveries > 0 ? cpu * 1e6 / Double(deliveries) : nil
+            )
+        }
+        var idleReport: LoadReport.Idle?
+        if let (before, after) = idle, let before, let after {
+            idleReport = LoadReport.Idle(
+                connections: final.connected,
+                daemonRSSBeforeBytes: before,
+                daemonRSSAfterBytes: after,
+                bytesPerConnection: final.connected > 0 ? (Double(after) - Double(before)) / Double(final.connected) : 0
+            )
+        }
+        let loadCPU = end.load.cpuSeconds - start.load.cpuSeconds
+        return LoadReport(
+            setup: LoadReport.Setup(
+                scenario: configuration.scenario?.rawValue ?? "custom",
+                url: configuration.endpoint.description,
+                subscribers: shape.subscribers,
+                writers: shape.writers,
+                rate: shape.rate,
+                window: shape.window,
+                durationSeconds: shape.duration,
+                mix: shape.mix.description,
+                sampledSubscribers: run.subscribers.filter(\.sampled).count,
+                threads: configuration.threads,
+                openFileLimit: run.openFileLimit,
+                loadAverage: Self.loadAverage()
+            ),
+            measuredSeconds: seconds,
+            connections: LoadReport.Connections(
+                subscribersConnected: final.connected,
+                subscribersNeverConnected: shape.subscribers - final.connected,
+                writersConnected: writersReady,
+                failedAttempts: final.failedAttempts,
+                subscriberReconnects: final.reconnects,
+                writerReconnects: writers.reconnects,
+                churnResumes: churnResumes,
+                slowConsumerCloses: final.sheddings,
+                connectSeconds: connectSeconds
+            ),
+            commits: LoadReport.Commits(
+                sent: writers.sent,
+                accepted: writers.accepted,
+                acceptedPerSecond: Double(end.writers.accepted - start.writers.accepted) / seconds,
+                noops: writers.noops,
+                rejections: writers.rejections,
+                rateLimited: writers.rateLimited,
+                overloaded: writers.overloaded,
+                unanswered: writers.unanswered,
+                sentByKind: writers.sentByKind
+            ),
+            deliveries: LoadReport.Deliveries(
+                total: deliveries,
+                perSecond: Double(deliveries) / seconds,
+                bytes: end.subscribers.bytes - start.subscribers.bytes,
+                bytesPerSecond: Double(end.subscribers.bytes - start.subscribers.bytes) / seconds
+            ),
+            latency: LoadReport.Latency(
+                samples: histogram.totalCount,
+                p50Milliseconds: ms(50),
+                p90Milliseconds: ms(90),
+                p99Milliseconds: ms(99),
+                p999Milliseconds: ms(99.9),
+                maxMilliseconds: Double(histogram.max) / 1000
+            ),
+            loadProcess: LoadReport.CPU(
+                seconds: loadCPU,
+                percentOfCore: loadCPU / seconds * 100,
+                rssBytes: end.load.rssBytes,
+                microsecondsPerDelivery: nil
+            ),
+            daemon: daemon,
+            idle: idleReport,
+            catchup: catchup,
+            convergence: Self.verdict(subscribers: run.subscribers.map { $0.snapshot() }, view: view)
+        )
+    }
+
+    /// The convergence proof: every subscriber at the head with the head's digest, no gap or duplicate seen, and
+    /// every sampled replica equal to the server's snapshot.
+    static func verdict(
+        subscribers: [SubscriberSnapshot],
+        view: Result<ServerView, LoadError>
+    ) -> LoadReport.Convergence {
+        var problems: [String] = []
+        let server: ServerView
+        switch view {
+        case .success(let fetched):
+            server = fetched
+        case .failure(let error):
+            return LoadReport.Convergence(
+                head: 0,
+                headDigest: "",
+                subscribersChecked: subscribers.count,
+                subscribersAtHead: 0,
+                digestMismatches: 0,
+                streamProblems: 0,
+                sampledReplicasChecked: 0,
+                replicaMismatches: 0,
+                converged: false,
+                problems: ["cannot read the server's head: \(error)"]
+            )
+        }
+        let expected = server.snapshot.map { ReplicaState($0) }
+        var atHead = 0
+        var mismatches = 0
+        var streamProblems = 0
+        var replicas = 0
+        var replicaMismatches = 0
+        for (index, s) in subscribers.enumerated() {
+            streamProblems += s.problemCount
+            for problem in s.problems where problems.count < 10 { problems.append("subscriber \(index): \(problem)") }
+            guard s.everConnected else {
+                mismatches += 1
+                if problems.count < 10 { problems.append("subscriber \(index) never connected") }
+                continue
+            }
+            if s.revision == server.head {
+                atHead += 1
+                if s.digest != server.headDigest {
+                    mismatches += 1
+                    if problems.count < 10 { problems.append("subscriber \(index): digest at head differs") }
+                }
+            } else {
+                mismatches += 1
+                if problems.count < 10 {
+                    problems.append("subscriber \(index) stopped at revision \(s.revision), head is \(server.head)")
+                }
+            }
+            if let replica = s.replica, let expected {
+                replicas += 1
+                if replica != expected {
+                    replicaMismatches += 1
+                    if problems.count < 10 {
+                        problems.append("sampled subscriber \(index): replica differs from the server's snapshot")
+                    }
+                }
+            }
+        }
+        return LoadReport.Convergence(
+            head: server.head,
+            headDigest: server.headDigest.description,
+            subscribersChecked: subscribers.count,
+            subscribersAtHead: atHead,
+            digestMismatches: mismatches,
+            streamProblems: streamProblems,
+            sampledReplicasChecked: replicas,
+            replicaMismatches: replicaMismatches,
+            converged: mismatches == 0 && streamProblems == 0 && replicaMismatches == 0,
+            problems: problems
+        )
+    }
+
+    static func loadAverage() -> String {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+}

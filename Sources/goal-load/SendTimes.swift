@@ -1,0 +1,64 @@
+import Synchronization
+
+/// When each of one writer's mutations was sent, by seq, on `MonotonicClock`.
+///
+/// Threading: the writer stores from its connection's event loop; subscribers read from theirs. A `Mutex` guards
+/// the table (tiny critical sections: one array store or load). Lifetime: one per writer, for the whole run.
+final class SendTimes: Sendable {
+    private let times = Mutex<[UInt64]>([0])
+
+    /// Records that `seq` was sent at `nanoseconds`.
+    func record(seq: UInt64, at nanoseconds: UInt64) {
+        times.withLock { table in
+            let index = Int(seq)
+            if index >= table.count { table.append(contentsOf: repeatElement(0, count: index - table.count + 1)) }
+            table[index] = nanoseconds
+        }
+    }
+
+    /// The send time of `seq`, or nil when it was never recorded.
+    func sentAt(seq: UInt64) -> UInt64? {
+        times.withLock { table in
+            let index = Int(seq)
+            guard index < table.count, table[index] != 0 else { return nil }
+            return table[index]
+        }
+    }
+}
+
+/// Every writer's `SendTimes`, found from a changeset's `client_instance`.
+///
+/// Writer instances are named `<prefix><index>`; `lookup` parses the index from the bytes without allocating.
+/// Immutable after init, `Sendable`.
+final class SendTimeDirectory: Sendable {
+    /// The instance-name prefix of this run's writers, e.g. `load-1a2b3c4d-w`.
+    let prefix: [UInt8]
+    private let writers: [SendTimes]
+
+    init(prefix: String, writers: Int) {
+        self.prefix = Array(prefix.utf8)
+        self.writers = (0..<writers).map { _ in SendTimes() }
+    }
+
+    /// The instance name of writer `index`.
+    func instanceName(writer index: Int) -> String {
+        String(decoding: prefix, as: UTF8.self) + String(index)
+    }
+
+    /// The table of writer `index`.
+    func times(writer index: Int) -> SendTimes { writers[index] }
+
+    /// The send time of the mutation (`instance`, `seq`), or nil when the instance is not one of this run's writers.
+    func sentAt(instance: UnsafeBufferPointer<UInt8>, seq: UInt64) -> UInt64? {
+        guard instance.count > prefix.count else { return nil }
+        for offset in 0..<prefix.count where instance[offset] != prefix[offset] { return nil }
+        var index = 0
+        for offset in prefix.count..<instance.count {
+            let digit = instance[offset]
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            index = index * 10 + Int(digit - UInt8(ascii: "0"))
+            guard index < writers.count else { return nil }
+        }
+        return writers[index].sentAt(seq: seq)
+    }
+}

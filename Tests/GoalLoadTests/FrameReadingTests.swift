@@ -1,0 +1,71 @@
+import GoalModel
+import GoalWire
+import Testing
+
+@testable import goal_load
+
+@Suite("Lean frame reading")
+struct FrameReadingTests {
+    private func frame(instance: String?, seq: UInt64, revision: Revision = 7) -> ChangesetFrame {
+        let id = instance.map { MutationID(instance: ClientInstanceID($0)!, seq: seq) }
+        let changeset = Changeset(
+            revision: revision,
+            mutationID: id,
+            author: "load \"editor\"",
+            time: Timestamp(millisecondsSince1970: 1_700_000_000_000),
+            action: .deleteMatch(id: MatchID()),
+            changes: [.matchDeleted(MatchID())],
+            digest: .genesis
+        )
+        return ChangesetFrame.encode(changeset, previousDigest: .genesis)
+    }
+
+    @Test func readsInstanceAndSeqFromTheEndOfAFrame() {
+        let encoded = frame(instance: "load-ab12-w3", seq: 123_456)
+        let read = encoded.bytes.withUnsafeBufferPointer { buffer in
+            FrameTail.read(buffer) { instance, seq in (String(decoding: instance, as: UTF8.self), seq) }
+        }
+        #expect(read?.0 == "load-ab12-w3")
+        #expect(read?.1 == 123_456)
+    }
+
+    @Test func aFrameWithoutMutationIDHasNoTail() {
+        let encoded = frame(instance: nil, seq: 0)
+        let read = encoded.bytes.withUnsafeBufferPointer { buffer in FrameTail.read(buffer) { _, seq in seq } }
+        #expect(read == nil)
+    }
+
+    @Test func otherMessagesHaveNoTail() {
+        let ack = ServerMessage.ack(seq: 5, revision: 9, noop: false).encoded()
+        let read = ack.withUnsafeBufferPointer { buffer in FrameTail.read(buffer) { _, seq in seq } }
+        #expect(read == nil)
+    }
+
+    @Test func sendTimesAreFoundByWriterInstanceName() {
+        let directory = SendTimeDirectory(prefix: "load-ab12-w", writers: 12)
+        directory.times(writer: 11).record(seq: 4, at: 9_000)
+        #expect(directory.instanceName(writer: 11) == "load-ab12-w11")
+        func lookup(_ name: String, _ seq: UInt64) -> UInt64? {
+            var name = name
+            return name.withUTF8 { directory.sentAt(instance: $0, seq: seq) }
+        }
+        #expect(lookup("load-ab12-w11", 4) == 9_000)
+        #expect(lookup("load-ab12-w11", 5) == nil)
+        #expect(lookup("load-ab12-w12", 4) == nil)
+        #expect(lookup("load-zz99-w11", 4) == nil)
+        #expect(lookup("load-ab12-w1x", 4) == nil)
+    }
+
+    @Test func sequenceCheckFindsDuplicatesAndGaps() {
+        var check = SequenceCheck(revision: 10)
+        #expect(check.observe(11) == .next)
+        #expect(check.observe(11) == .duplicate)
+        #expect(check.observe(9) == .duplicate)
+        #expect(check.observe(15) == .gap(missing: 3))
+        #expect(check.revision == 11)
+        #expect(check.duplicates == 2)
+        #expect(check.gaps == 1)
+        check.reset(to: 20)
+        #expect(check.observe(21) == .next)
+    }
+}

@@ -1,0 +1,67 @@
+import GoalModel
+import GoalTransport
+import GoalWire
+import Histogram
+import Synchronization
+import Testing
+
+@testable import goal_load
+
+@Suite("Lean subscriber messages")
+struct SubscriberMessageTests {
+    private func subscriber() throws -> LoadSubscriber {
+        let endpoint = try ServerEndpoint(parsing: "wss://127.0.0.1:1")
+        let context = LoadContext(
+            transport: try WebSocketTransport(endpoint: endpoint, security: .insecure),
+            token: "t",
+            sendTimes: SendTimeDirectory(prefix: "load-x-w", writers: 1),
+            latency: LatencyRecorder(),
+            addresses: SourceAddresses(endpoint: endpoint, perAddress: 400)
+        )
+        return LoadSubscriber(index: 0, sampled: false, context: context)
+    }
+
+    private func frame(revision: Revision, previous: Digest) -> ChangesetFrame {
+        let changeset = Changeset(
+            revision: revision,
+            mutationID: MutationID(instance: ClientInstanceID("load-x-w0")!, seq: revision),
+            author: "a",
+            time: Timestamp(millisecondsSince1970: 1),
+            action: nil,
+            changes: [],
+            digest: .genesis
+        )
+        return ChangesetFrame.encode(changeset, previousDigest: previous)
+    }
+
+    @Test func changesetsAdvanceAndGapsAskForAResume() throws {
+        let subscriber = try subscriber()
+        let first = frame(revision: 1, previous: .genesis)
+        let second = frame(revision: 2, previous: first.digest)
+        let fourth = frame(revision: 4, previous: second.digest)
+        subscriber.context.sendTimes.times(writer: 0).record(seq: 2, at: 1_000)
+        let results = subscriber.state.withLock { s in
+            [first, second, second, fourth].map { subscriber.receiveLean($0.bytes, now: 2_000_000, &s) }
+        }
+        #expect(results == [false, false, false, true])
+        let snapshot = subscriber.snapshot()
+        #expect(snapshot.revision == 2)
+        #expect(snapshot.digest == second.digest)
+        #expect(snapshot.deliveries == 2)
+        #expect(snapshot.problemCount == 2)  // the duplicate and the gap
+        #expect(subscriber.context.latency.merged().totalCount == 1)
+    }
+
+    @Test func sheddingIsCountedButTerminalErrorsAreProblems() throws {
+        let subscriber = try subscriber()
+        let shed = ServerMessage.error(code: .slowConsumer, message: "slow").encoded()
+        let terminal = ServerMessage.error(code: .unauthorized, message: "no").encoded()
+        subscriber.state.withLock { s in
+            _ = subscriber.receiveLean(shed, now: 1, &s)
+            #expect(s.problemCount == 0)
+            #expect(s.sheddings == 1)
+            _ = subscriber.receiveLean(terminal, now: 2, &s)
+            #expect(s.problemCount == 1)
+        }
+    }
+}
