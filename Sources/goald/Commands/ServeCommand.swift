@@ -30,8 +30,15 @@ extension Goald {
         @OptionGroup var serve: ServeOptions
 
         func run() async throws {
+            try await Self.start(state: state, serve: serve)
+        }
+
+        /// Builds the configuration and logging, then serves. Kept out of `run()`: Swift 6.3.1's optimizer crashed
+        /// splitting `run()`'s coroutine when this body lived there (release builds only).
+        @inline(never)
+        static func start(state: StateOptions, serve options: ServeOptions) async throws {
             let context = CommandContext.live()
-            let configuration = try await context.configuration(state: state, serve: serve)
+            let configuration = try await context.configuration(state: state, serve: options)
             LogBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
             var logger = Logger(label: "goald")
             logger.logLevel = configuration.logLevel
