@@ -136,7 +136,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strictSettings
+            // Swift 6.3.1's optimizer crashes (signal 11, splitting the coroutine of `Serve.start`) on this thin
+            // module in release builds; it holds no hot code, so it is compiled unoptimized. Every library is optimized.
+            swiftSettings: strictSettings + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
         ),
         // The terminal client: full-screen UI, scripting subcommands and `tail`.
         .executableTarget(
