@@ -78,6 +78,7 @@ extension SessionHandler {
         let identity = SessionIdentity(token: token, instance: hello.clientInstance, stream: hello.stream)
         phase = .open(identity)
         registration = identity
+        wantsChangesets = identity.stream == .all
         core.metrics.sessions.increment()
         handshakeDeadline?.cancel()
         handshakeDeadline = nil

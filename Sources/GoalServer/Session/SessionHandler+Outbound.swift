@@ -57,7 +57,7 @@ extension SessionHandler {
 
     /// A durable batch's changeset frames: written when live, noted as the catch-up target otherwise.
     func deliverLive(_ batch: DeliveryBatch) {
-        guard let identity = registration, identity.stream == .all, !isClosing else { return }
+        guard wantsChangesets, !isClosing else { return }
         switch streamState {
         case .live:
             if let frames = batch.frames(after: sent) {

@@ -32,6 +32,9 @@ final class SessionHandler: ChannelInboundHandler {
     var phase = SessionPhase.awaitingHello
     /// Set while registered with the shard, the limiter and the instance registry; cleared by `tearDown`.
     var registration: SessionIdentity?
+    /// True for a registered `stream: all` session (kept apart from `registration` so the per-batch fan-out check
+    /// does not copy the identity's references).
+    var wantsChangesets = false
     var bytesBeforeHello = 0
     /// Frames that arrived while `hello` was being authenticated, handled once it is.
     var pendingInbound: [WebSocketFrame] = []
@@ -293,6 +296,7 @@ final class SessionHandler: ChannelInboundHandler {
             queuedBytes = 0
         }
         queue.removeAll()
+        wantsChangesets = false
         if let identity = registration {
             registration = nil
             shard.unregister(id)
