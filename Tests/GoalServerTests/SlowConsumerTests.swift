@@ -12,7 +12,7 @@ struct SlowConsumerTests {
     @Test("a stalled reader is cut off (4008 or abort), resumes with no gap, and others keep receiving throughout")
     func stalledReader() async throws {
         var limits = ServerLimits()
-        limits.sessionQueueBytes = 256 * 1024  // more than one ~50 KB changeset
+        limits.sessionQueueBytes = 32 * 1024
         limits.slowConsumerAbortMilliseconds = 1_000
         limits.mutationsPerSecond = 1_000_000
         limits.mutationBurst = 1_000_000
