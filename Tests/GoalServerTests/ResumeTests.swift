@@ -166,7 +166,7 @@ struct ResumeTests {
     @Test("resume under load: 5 writers commit while 50 subscribers drop and resume; each sees every revision once")
     func resumeUnderLoad() async throws {
         try await withTestDaemon(hooks: DaemonTestHooks(backlogReadDelay: .milliseconds(3))) { daemon in
-            let writersDone = ManagedFlag()
+            let writersDone = ManagedCounter()
             async let writing: Void = withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<5 {
                     group.addTask {
@@ -177,14 +177,14 @@ struct ResumeTests {
                     }
                 }
                 try await group.waitForAll()
-                writersDone.set()
+                writersDone.increment()
             }
             let subscribers = try await withThrowingTaskGroup(of: ResumingSubscriber.self) { group in
                 for index in 0..<50 {
                     group.addTask {
                         var subscriber = ResumingSubscriber(token: daemon.tokens.viewer)
                         var round = 0
-                        while !writersDone.isSet {
+                        while writersDone.value == 0 {
                             let session = try await subscriber.session(daemon)
                             // Read a few messages, then drop the connection without a close.
                             for _ in 0..<(3 + (index + round) % 7) {
@@ -211,16 +211,6 @@ struct ResumeTests {
             }
         }
     }
-}
-
-/// A flag set once, read from many tasks.
-final class ManagedFlag: @unchecked Sendable {
-    // Guarded by `lock`: the flag is written once by one task and read by many.
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }
 
 /// A counter shared by tasks.

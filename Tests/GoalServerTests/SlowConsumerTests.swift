@@ -94,14 +94,15 @@ struct SlowConsumerTests {
                 }
             }
             #expect(closeCode == 4008 || closeCode == nil, "closed with \(String(describing: closeCode))")
-            #expect(stalled.revision < total)
+            // The kernel may have taken everything before the cut (its buffers are not under the test's control);
+            // the cut itself and the gap-free resume below are what must hold.
             let closes = daemon.metricsText().split(separator: "\n")
                 .first { $0.hasPrefix("goald_slow_consumer_closes_total ") }
                 .flatMap { Int($0.split(separator: " ").last ?? "") }
             #expect((closes ?? 0) >= 1, "goald_slow_consumer_closes_total = \(String(describing: closes))")
 
             let resumed = try await stalled.session(daemon)
-            #expect(resumed.welcome.mode == .backlog)
+            #expect(resumed.welcome.mode == (stalled.revision < total ? .backlog : .live))
             try await stalled.follow(resumed, to: total)
             #expect(stalled.received == Array(1...total))
         }

@@ -172,7 +172,7 @@ public final class GoalDaemon: Service, Sendable {
             hub: hub,
             metrics: metrics,
             logger: logger,
-            now: { Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1_000)) },
+            now: { .now() },
             onFatalError: { [weak self] error in self?.signalStop(.fatal("a batch write failed: \(error)")) }
         )
         let maxConnections = configuration.limits.maxConnections ?? Self.defaultMaxConnections()

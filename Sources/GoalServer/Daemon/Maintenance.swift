@@ -45,7 +45,7 @@ struct Maintenance: Sendable {
         let storage = core.storage
         do {
             let report = try await core.threadPool.runIfActive { () throws -> PruneReport in
-                let now = Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1_000))
+                let now = Timestamp.now()
                 let report = try storage.prune(now: now)
                 try storage.checkpoint()
                 return report

@@ -109,7 +109,7 @@ extension SessionHandler {
                     headDigest: headDigest,
                     mode: mode,
                     role: token.role,
-                    serverTime: Timestamp(millisecondsSince1970: Int64(Date.nowMilliseconds))
+                    serverTime: .now()
                 )
             )
         )
@@ -134,9 +134,4 @@ extension SessionHandler {
         guard facts.bounds.backlogCovers(since: since) else { return .snapshot }
         return since >= head ? .live : .backlog
     }
-}
-
-extension Date {
-    /// Milliseconds since 1970, for `server_time`.
-    static var nowMilliseconds: Double { Date().timeIntervalSince1970 * 1_000 }
 }

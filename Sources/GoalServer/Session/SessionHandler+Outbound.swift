@@ -37,6 +37,19 @@ extension SessionHandler {
         guard needsFlush, let context else { return }
         needsFlush = false
         context.flush()
+        checkBufferedBytes(context)
+    }
+
+    /// The bound covers what NIO still holds for the socket, not only this session's own queue: a writable session
+    /// takes a whole batch in one write, so a huge batch would otherwise pass the bound unseen. Catch-up (backlog
+    /// and snapshot) does not count, as the protocol promises; it is written only while the socket is writable.
+    private func checkBufferedBytes(_ context: ChannelHandlerContext) {
+        guard case .live = streamState, !isClosing,
+            let buffered = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)
+        else { return }
+        if buffered + queuedBytes > core.limits.sessionQueueBytes {
+            slowConsumer(reason: "\(buffered + queuedBytes) bytes were waiting for the socket")
+        }
     }
 
     /// Writes queued frames while the socket takes them.

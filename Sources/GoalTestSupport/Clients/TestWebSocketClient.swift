@@ -73,7 +73,7 @@ public final class TestWebSocketClient: Sendable {
         let inbox = TestInbox<Received>()
         let endpoint = connector.endpoint
         let box = UpgradeBox()
-        let connecting = Task { try await connector.connect { channel, observer in
+        let connecting: @Sendable () async throws -> any Channel = { try await connector.connect { channel, observer in
             let promise = channel.eventLoop.makePromise(of: HTTPResponseHead.self)
             box.set(promise)
             let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: maxFrameSize, automaticErrorHandling: false) {
@@ -107,7 +107,7 @@ public final class TestWebSocketClient: Sendable {
         } }
         let channel: any Channel
         do {
-            channel = try await connecting.value
+            channel = try await connecting()
         } catch {
             // The initializer may have run on a channel that never connected (refused): complete its promise.
             box.value?.fail(error)
