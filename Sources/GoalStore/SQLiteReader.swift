@@ -40,7 +40,12 @@ enum SQLiteReader {
         }
         let head = try SQLiteCoding.revision(try row.decode(Int64.self, atIndex: 0))
         let digest = try SQLiteCoding.digest(try row.decode(Data.self, atIndex: 1))
-        let range = try Row.fetchOne(db, sql: "SELECT MIN(revision), MAX(revision) FROM changesets")
+        // Two subqueries, not `SELECT MIN(revision), MAX(revision)`: SQLite answers a lone min() or max() of the
+        // rowid from the b-tree's edge, but a query with both aggregates scans the whole log.
+        let range = try Row.fetchOne(
+            db,
+            sql: "SELECT (SELECT MIN(revision) FROM changesets), (SELECT MAX(revision) FROM changesets)"
+        )
         let oldest = try range?.decode(Int64?.self, atIndex: 0).map(SQLiteCoding.revision)
         if let newest = try range?.decode(Int64?.self, atIndex: 1), newest != Int64(clamping: head) {
             throw StorageError.inconsistent("the log ends at revision \(newest) but the head is \(head)")
