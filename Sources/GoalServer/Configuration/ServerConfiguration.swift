@@ -121,6 +121,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var backlogPageSize: Int
     /// Snapshots built at the same time, at most.
     public var concurrentSnapshotBuilds: Int
+    /// Under load each event loop pauses between fan-out rounds as long as the last round took, at most this many
+    /// milliseconds, so changesets committed meanwhile share one write per session; 0 = no pause (20 ms).
+    public var fanoutCoalesceMilliseconds: Int
 
     public init(
         maxConnections: Int? = nil,
@@ -141,7 +144,8 @@ public struct ServerLimits: Sendable, Equatable {
         engineInboxCapacity: Int = 16_384,
         overloadedRetryMilliseconds: Int = 250,
         backlogPageSize: Int = 512,
-        concurrentSnapshotBuilds: Int = 2
+        concurrentSnapshotBuilds: Int = 2,
+        fanoutCoalesceMilliseconds: Int = 20
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerIP = maxConnectionsPerIP
@@ -162,5 +166,6 @@ public struct ServerLimits: Sendable, Equatable {
         self.overloadedRetryMilliseconds = overloadedRetryMilliseconds
         self.backlogPageSize = backlogPageSize
         self.concurrentSnapshotBuilds = concurrentSnapshotBuilds
+        self.fanoutCoalesceMilliseconds = fanoutCoalesceMilliseconds
     }
 }

@@ -5,9 +5,13 @@ public struct DaemonTestHooks: Sendable {
     /// Sleep this long on the thread pool before each backlog page is read, so commits land between a session's
     /// registration and its backlog read.
     public var backlogReadDelay: Duration?
+    /// Pause exactly this long after every fan-out round (instead of as long as the round took, at most
+    /// `limits.fanoutCoalesceMilliseconds`), so a test can commit while batches wait for the next round.
+    public var fanoutPause: Duration?
 
-    public init(backlogReadDelay: Duration? = nil) {
+    public init(backlogReadDelay: Duration? = nil, fanoutPause: Duration? = nil) {
         self.backlogReadDelay = backlogReadDelay
+        self.fanoutPause = fanoutPause
     }
 
     /// No hooks.

@@ -164,7 +164,14 @@ public final class GoalDaemon: Service, Sendable {
         let metrics = ServerMetrics(registry: registry)
         var loops: [any EventLoop] = []
         for loop in group.makeIterator() { loops.append(loop) }
-        let hub = Hub(eventLoops: loops, head: recovered.head, headDigest: recovered.headDigest, metrics: metrics)
+        let hub = Hub(
+            eventLoops: loops,
+            head: recovered.head,
+            headDigest: recovered.headDigest,
+            coalescePause: .milliseconds(Int64(configuration.limits.fanoutCoalesceMilliseconds)),
+            fixedPause: testHooks.fanoutPause.map { .nanoseconds(Int64($0 / .nanoseconds(1))) },
+            metrics: metrics
+        )
         let engine = Engine(
             recovered: recovered,
             capacity: configuration.limits.engineInboxCapacity,

@@ -23,6 +23,33 @@ struct DeliveryBatch: Sendable {
     /// True when the batch carries at least one changeset.
     var hasFrames: Bool { !frameEnds.isEmpty }
 
+    /// Consecutive batches as one, for the shard `shard`: their frames in one buffer (copied once per shard, not
+    /// per session), the last head, and this shard's replies in order (each still after its changeset).
+    /// `batches` must be non-empty and in publication order.
+    static func merging(_ batches: [DeliveryBatch], shard: Int, allocator: ByteBufferAllocator) -> DeliveryBatch {
+        if batches.count == 1 { return batches[0] }
+        let framed = batches.filter(\.hasFrames)
+        var frames = allocator.buffer(capacity: framed.reduce(0) { $0 + $1.frames.readableBytes })
+        var ends: [Int] = []
+        ends.reserveCapacity(framed.reduce(0) { $0 + $1.frameEnds.count })
+        for batch in framed {
+            let base = frames.readableBytes
+            var bytes = batch.frames
+            frames.writeBuffer(&bytes)
+            ends.append(contentsOf: batch.frameEnds.lazy.map { base + $0 })
+        }
+        let replies = batches.flatMap { $0.replies[shard] ?? [] }
+        let last = batches[batches.count - 1]
+        return DeliveryBatch(
+            frames: frames,
+            firstRevision: framed.first?.firstRevision ?? 0,
+            frameEnds: ends,
+            head: last.head,
+            headDigest: last.headDigest,
+            replies: replies.isEmpty ? [:] : [shard: replies]
+        )
+    }
+
     /// The frames of every revision after `revision`, as a slice sharing this batch's storage; nil when none.
     func frames(after revision: Revision) -> ByteBuffer? {
         guard hasFrames, revision < head else { return nil }

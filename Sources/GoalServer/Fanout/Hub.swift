@@ -16,12 +16,27 @@ final class Hub: Sendable {
     private let shardByLoop: [ObjectIdentifier: Int]
     private let allocator = ByteBufferAllocator()
 
-    init(eventLoops: [any EventLoop], head: Revision, headDigest: Digest, metrics: ServerMetrics) {
+    init(
+        eventLoops: [any EventLoop],
+        head: Revision,
+        headDigest: Digest,
+        coalescePause: TimeAmount,
+        fixedPause: TimeAmount? = nil,
+        metrics: ServerMetrics
+    ) {
         var shards: [LoopShard] = []
         var byLoop: [ObjectIdentifier: Int] = [:]
         for (index, loop) in eventLoops.enumerated() {
             shards.append(
-                LoopShard(index: index, eventLoop: loop, head: head, headDigest: headDigest, metrics: metrics)
+                LoopShard(
+                    index: index,
+                    eventLoop: loop,
+                    head: head,
+                    headDigest: headDigest,
+                    maxPause: coalescePause,
+                    fixedPause: fixedPause,
+                    metrics: metrics
+                )
             )
             byLoop[ObjectIdentifier(loop)] = index
         }

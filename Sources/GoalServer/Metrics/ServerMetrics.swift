@@ -17,6 +17,8 @@ final class ServerMetrics: Sendable {
     private let rejectionsByCode: [MutationRejection.Code: CoreMetrics.Counter]
     let fanoutFrames: CoreMetrics.Counter
     let fanoutBytes: CoreMetrics.Counter
+    /// Durable batches per fan-out round (more than one when the shard coalesced them).
+    let fanoutRoundBatches: CoreMetrics.Recorder
     let queuedBytes: CoreMetrics.Meter
     let slowConsumerCloses: CoreMetrics.Counter
     let batchCommits: CoreMetrics.Recorder
@@ -54,6 +56,7 @@ final class ServerMetrics: Sendable {
         rejectionsByCode = rejections
         fanoutFrames = CoreMetrics.Counter(label: "goald_fanout_frames_total", factory: factory)
         fanoutBytes = CoreMetrics.Counter(label: "goald_fanout_bytes_total", factory: factory)
+        fanoutRoundBatches = CoreMetrics.Recorder(label: "goald_fanout_round_batches", factory: factory)
         queuedBytes = CoreMetrics.Meter(label: "goald_session_queued_bytes", factory: factory)
         slowConsumerCloses = CoreMetrics.Counter(label: "goald_slow_consumer_closes_total", factory: factory)
         batchCommits = CoreMetrics.Recorder(label: "goald_batch_commits", factory: factory)

@@ -169,7 +169,8 @@ struct EffectiveConfiguration: Sendable {
                 engineInboxCapacity: positive("limits.engineInboxCapacity"),
                 overloadedRetryMilliseconds: positive("limits.overloadedRetryMilliseconds"),
                 backlogPageSize: positive("limits.backlogPageSize"),
-                concurrentSnapshotBuilds: positive("limits.concurrentSnapshotBuilds")
+                concurrentSnapshotBuilds: positive("limits.concurrentSnapshotBuilds"),
+                fanoutCoalesceMilliseconds: integer("limits.fanoutCoalesceMilliseconds", in: 0...10_000)
             )
         }
 

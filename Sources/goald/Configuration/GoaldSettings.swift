@@ -158,6 +158,11 @@ enum GoaldSettings {
             ),
             limit("backlogPageSize", l.backlogPageSize, "Changesets read from the log per backlog page."),
             limit("concurrentSnapshotBuilds", l.concurrentSnapshotBuilds, "Snapshots built at the same time, at most."),
+            limit(
+                "fanoutCoalesceMilliseconds",
+                l.fanoutCoalesceMilliseconds,
+                "Longest pause between fan-out rounds under load (changesets share writes); 0 = none."
+            ),
         ]
     }()
 

@@ -1,0 +1,88 @@
+import Foundation
+import GoalModel
+import GoalServer
+import GoalTestSupport
+import GoalTransport
+import GoalWire
+import Testing
+
+@Suite("fan-out rounds: batches that wait for the next round")
+struct CoalescingTests {
+    @Test(
+        "batches made durable during a shard's pause go out in one round: in order, each once, acks after changesets"
+    )
+    func batchesShareARound() async throws {
+        try await withTestDaemon(hooks: DaemonTestHooks(fanoutPause: .seconds(2))) { daemon in
+            let watcher = try await TestSession.open(daemon, token: daemon.tokens.viewer)
+            let author = try await TestSession.open(daemon, token: daemon.tokens.editor)
+            // The first batch goes out at once; every shard then pauses for two seconds.
+            let first = try await author.commit(seq: 1, base: 0, Make.createPlayer("P1"))
+            #expect(first.last == .ack(seq: 1, revision: 1, noop: false))
+            // Sent one by one after an idle writer: at least two batches, all decided within the pause.
+            for seq in UInt64(2)...6 {
+                try await author.send(author.mutation(seq: seq, base: 1, Make.createPlayer("P\(seq)")))
+            }
+            let answers = try await author.collect { $0.isAck(seq: 6) }
+            for seq in UInt64(2)...6 {
+                let changeset = answers.firstIndex { $0.changesetRevision == Revision(seq) }
+                let ack = answers.firstIndex { $0.isAck(seq: seq) }
+                #expect(changeset != nil && ack != nil && changeset! < ack!, "seq \(seq) in \(answers)")
+            }
+            #expect(answers.compactMap(\.changesetRevision) == [2, 3, 4, 5, 6])
+
+            var revisions: [Revision] = []
+            while revisions.count < 6 {
+                if let revision = try await watcher.next().changesetRevision { revisions.append(revision) }
+            }
+            #expect(revisions == [1, 2, 3, 4, 5, 6])
+
+            let rounds = try #require(Self.histogram("goald_fanout_round_batches", in: daemon.metricsText()))
+            #expect(rounds.sum > rounds.count, "some round carried more than one batch: \(rounds)")
+        }
+    }
+
+    @Test("a graceful stop first sends the changesets and acks still waiting for the next round")
+    func stopDeliversTheWaitingRound() async throws {
+        let daemon = try await TestDaemon.start(hooks: DaemonTestHooks(fanoutPause: .seconds(120)))
+        let watcher = try await TestSession.open(daemon, token: daemon.tokens.viewer)
+        let author = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+        _ = try await author.commit(seq: 1, base: 0, Make.createPlayer("Ada"))
+        #expect(try await watcher.next().changesetRevision == 1)
+        // Durable, but waiting for a round two minutes away.
+        try await author.send(author.mutation(seq: 2, base: 1, Make.createPlayer("Bea")))
+        try await Self.waitForDurableHead(2, daemon)
+        try await daemon.stop().get()
+
+        let (seen, watcherClose) = try await watcher.readUntilClosed()
+        #expect(seen.compactMap(\.changesetRevision) == [2])
+        #expect(watcherClose == 1001)
+        let (answers, _) = try await author.readUntilClosed()
+        #expect(answers.contains { $0 == .ack(seq: 2, revision: 2, noop: false) }, "\(answers)")
+    }
+
+    /// Polls /healthz until the durable head reaches `revision`.
+    static func waitForDurableHead(_ revision: Revision, _ daemon: TestDaemon) async throws {
+        let connector = try daemon.connector()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let health = try await TestHTTPSClient.get(connector, path: "/healthz")
+            if health.bodyText.contains("\"head\":\(revision),") { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("the durable head did not reach \(revision)")
+    }
+
+    /// The `_sum` and `_count` of a Prometheus histogram in `text`.
+    static func histogram(_ name: String, in text: String) -> (sum: Double, count: Double)? {
+        var sum: Double?
+        var count: Double?
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2 else { continue }
+            if parts[0] == "\(name)_sum" { sum = Double(parts[1]) }
+            if parts[0] == "\(name)_count" { count = Double(parts[1]) }
+        }
+        guard let sum, let count else { return nil }
+        return (sum, count)
+    }
+}
