@@ -214,7 +214,7 @@ public final class GoalDaemon: Service, Sendable {
             .serverChannelOption(.backlog, value: 4_096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 256 * 1024))
+            .childChannelOption(.writeBufferWaterMark, value: ServerCore.writeBufferWaterMark)
             .childChannelInitializer { channel in
                 guard let context = tls.withLockedValue({ $0 }) else { return channel.close() }
                 return ServerPipeline.configureStream(channel, core: core, tls: context)

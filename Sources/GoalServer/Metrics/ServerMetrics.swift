@@ -19,6 +19,8 @@ final class ServerMetrics: Sendable {
     let fanoutBytes: CoreMetrics.Counter
     /// Durable batches per fan-out round (more than one when the shard coalesced them).
     let fanoutRoundBatches: CoreMetrics.Recorder
+    /// How long one loop took to write one round to all its sessions.
+    let fanoutRoundDuration: CoreMetrics.Timer
     let queuedBytes: CoreMetrics.Meter
     let slowConsumerCloses: CoreMetrics.Counter
     let batchCommits: CoreMetrics.Recorder
@@ -57,6 +59,7 @@ final class ServerMetrics: Sendable {
         fanoutFrames = CoreMetrics.Counter(label: "goald_fanout_frames_total", factory: factory)
         fanoutBytes = CoreMetrics.Counter(label: "goald_fanout_bytes_total", factory: factory)
         fanoutRoundBatches = CoreMetrics.Recorder(label: "goald_fanout_round_batches", factory: factory)
+        fanoutRoundDuration = CoreMetrics.Timer(label: "goald_fanout_round_seconds", factory: factory)
         queuedBytes = CoreMetrics.Meter(label: "goald_session_queued_bytes", factory: factory)
         slowConsumerCloses = CoreMetrics.Counter(label: "goald_slow_consumer_closes_total", factory: factory)
         batchCommits = CoreMetrics.Recorder(label: "goald_batch_commits", factory: factory)

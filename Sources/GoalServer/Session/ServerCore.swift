@@ -12,6 +12,9 @@ import Synchronization
 /// Threading: every member is `Sendable` and safe from any event loop; blocking store calls go through
 /// `threadPool`. Lifetime: created by `GoalDaemon` before the listener binds, alive until the daemon returns.
 final class ServerCore: Sendable {
+    /// Every session channel's write-buffer watermarks: NIO reports the channel unwritable above `high` bytes.
+    static let writeBufferWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 64 * 1024, high: 256 * 1024)
+
     let engine: Engine
     let hub: Hub
     let storage: any LeagueStorage

@@ -44,7 +44,14 @@ extension SessionHandler {
     /// takes a whole batch in one write, so a huge batch would otherwise pass the bound unseen. Catch-up (backlog
     /// and snapshot) does not count, as the protocol promises; it is written only while the socket is writable.
     private func checkBufferedBytes(_ context: ChannelHandlerContext) {
-        guard case .live = streamState, !isClosing,
+        guard case .live = streamState, !isClosing else { return }
+        // A writable channel holds at most the high watermark: no need to ask NIO when that fits in the bound.
+        if queuedBytes + ServerCore.writeBufferWaterMark.high <= core.limits.sessionQueueBytes,
+            context.channel.isWritable
+        {
+            return
+        }
+        guard
             let buffered = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)
         else { return }
         if buffered + queuedBytes > core.limits.sessionQueueBytes {
