@@ -60,6 +60,27 @@ struct CoalescingTests {
         #expect(answers.contains { $0 == .ack(seq: 2, revision: 2, noop: false) }, "\(answers)")
     }
 
+    @Test(
+        "one loop, 150 subscribers: rounds go out in slices, and every subscriber, early or joining mid-stream, sees each revision once, in order"
+    )
+    func slicedRounds() async throws {
+        try await withTestDaemon(configure: { $0.eventLoopThreads = 1 }) { daemon in
+            var subscribers = (0..<150).map { _ in ResumingSubscriber(token: daemon.tokens.viewer) }
+            var sessions: [TestSession] = []
+            for index in 0..<100 { sessions.append(try await subscribers[index].session(daemon)) }
+            // 100 sessions on the one loop: every round takes two slices (LoopShard.sliceSize is 64); 50 more join while
+            // commits stream.
+            let writing = Task { try await ResumeTests.commitPlayers(daemon, count: 80) }
+            for index in 100..<150 { sessions.append(try await subscribers[index].session(daemon)) }
+            let head = try await writing.value
+            #expect(head == 80)
+            for index in subscribers.indices {
+                try await subscribers[index].follow(sessions[index], to: head)
+                #expect(subscribers[index].received == Array(1...head), "subscriber \(index)")
+            }
+        }
+    }
+
     /// Polls /healthz until the durable head reaches `revision`.
     static func waitForDurableHead(_ revision: Revision, _ daemon: TestDaemon) async throws {
         let connector = try daemon.connector()

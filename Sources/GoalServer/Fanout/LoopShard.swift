@@ -5,12 +5,14 @@ import NIOCore
 
 /// The sessions of one event loop and the live head as this loop has seen it. The hub sends each durable batch
 /// to every shard with one `execute`; the shard writes the same frame buffer to each of its sessions and flushes
-/// each once, so fan-out costs one task per loop per round, not one per session or frame.
+/// each once, so fan-out costs a few tasks per loop per round (`FanoutRound`, written in slices of `sliceSize`
+/// sessions so the loop reads in between), not one per session or frame.
 ///
 /// Coalescing: a round's cost is almost all per session (a TLS record and a `write` each), not per changeset. So
-/// after a round the shard pauses as long as that round took (at most `maxPause`): batches that become durable
+/// after a round the shard pauses as long as writing it took (at most `maxPause`): batches that become durable
 /// meanwhile go out together in the next round, one write per session. An idle shard delivers at once; a busy one
-/// spends at most about half its loop on fan-out and sends more changesets per write the busier it gets.
+/// spends at most about half its loop on fan-out and sends more changesets per write the busier it gets. Rounds
+/// never overlap, so every session sees revisions in order.
 ///
 /// The shard's `head` is the hub-owned cursor of DESIGN.md: a session registers on its loop and notes the head
 /// there, and every later batch reaches it on the same loop, so nothing falls between backlog and live.
@@ -27,6 +29,8 @@ final class LoopShard: Sendable {
         var pending: [DeliveryBatch] = []
         /// The next round, when one is scheduled.
         var scheduledRound: Scheduled<Void>?
+        /// The round being written, slice by slice.
+        var round: FanoutRound?
         /// The earliest time the next round may start.
         var nextRoundAt = NIODeadline.uptimeNanoseconds(0)
 
@@ -74,59 +78,90 @@ final class LoopShard: Sendable {
         box.value.sessions[id] = nil
     }
 
-    /// Takes a durable batch: delivers it now if the pause after the last round is over, else in the next round.
+    /// Takes a durable batch: delivers it now if no round is running and the pause after the last one is over,
+    /// else in the next round.
     func deliver(_ batch: DeliveryBatch) {
         let state = box.value
         state.pending.append(batch)
-        guard state.scheduledRound == nil else { return }
+        scheduleRound()
+    }
+
+    /// Writes the running round to its end and the pending batches in one more, now (before closing sessions, so
+    /// nothing durable is held back from them).
+    func deliverPending() {
+        let state = box.value
+        while state.round != nil || !state.pending.isEmpty {
+            if state.round == nil { beginRound() }
+            state.round?.writeSlice(Int.max)
+            endRound()
+        }
+    }
+
+    /// Starts the next round now, or schedules it for the end of the pause, unless one is running or scheduled.
+    private func scheduleRound() {
+        let state = box.value
+        guard state.round == nil, state.scheduledRound == nil, !state.pending.isEmpty else { return }
         if NIODeadline.now() >= state.nextRoundAt {
-            runRound()
+            beginRound()
+            continueRound()
         } else {
             state.scheduledRound = eventLoop.assumeIsolated().scheduleTask(deadline: state.nextRoundAt) {
-                self.runRound()
+                self.box.value.scheduledRound = nil
+                guard self.box.value.round == nil, !self.box.value.pending.isEmpty else { return }
+                self.beginRound()
+                self.continueRound()
             }
         }
     }
 
-    /// Delivers the pending batches now (before closing sessions, so nothing durable is held back from them).
-    func deliverPending() {
-        if !box.value.pending.isEmpty { runRound() }
-    }
-
-    /// One round: the pending batches merged into one, written to every session, then the next pause.
-    private func runRound() {
+    /// Merges the pending batches, moves this loop's head to theirs and starts a round to every session now here.
+    private func beginRound() {
         let state = box.value
         state.scheduledRound?.cancel()
         state.scheduledRound = nil
-        guard !state.pending.isEmpty else { return }
         let batches = state.pending
         state.pending = []
-        let start = NIODeadline.now()
         metrics.fanoutRoundBatches.record(batches.count)
-        write(DeliveryBatch.merging(batches, shard: index, allocator: allocator))
-        let end = NIODeadline.now()
-        state.nextRoundAt = end + (fixedPause ?? min(end - start, maxPause))
-    }
-
-    /// Writes a batch to every session of this loop, then its replies, then flushes each session once.
-    private func write(_ batch: DeliveryBatch) {
-        let state = box.value
+        let batch = DeliveryBatch.merging(batches, shard: index, allocator: allocator)
         if batch.hasFrames {
             state.head = batch.head
             state.headDigest = batch.headDigest
-            var written = 0
-            for session in state.sessions.values {
-                session.deliverLive(batch)
-                written += 1
-            }
-            metrics.fanoutFrames.increment(by: Int64(written * batch.frameEnds.count))
-            metrics.fanoutBytes.increment(by: Int64(written * batch.frames.readableBytes))
         }
-        if let replies = batch.replies[index] {
-            for reply in replies { state.sessions[reply.session]?.deliverReply(reply.frame) }
-        }
-        for session in state.sessions.values { session.flushIfNeeded() }
+        state.round = FanoutRound(batch: batch, shard: index, sessions: Array(state.sessions.values))
     }
+
+    /// Writes one slice of the running round; the next slice runs as a new task, after the loop's pending I/O.
+    private func continueRound() {
+        let state = box.value
+        guard let round = state.round else { return }
+        round.writeSlice(Self.sliceSize)
+        if round.isFinished {
+            endRound()
+            scheduleRound()
+        } else {
+            eventLoop.assumeIsolated().execute {
+                guard self.box.value.round === round else { return }  // finished early by `deliverPending`
+                self.continueRound()
+            }
+        }
+    }
+
+    /// Records the finished round and sets the pause: as long as the round's writing took, at most `maxPause`.
+    private func endRound() {
+        let state = box.value
+        guard let round = state.round else { return }
+        state.round = nil
+        if round.batch.hasFrames {
+            let sessions = Int64(round.sessionCount)
+            metrics.fanoutFrames.increment(by: sessions * Int64(round.batch.frameEnds.count))
+            metrics.fanoutBytes.increment(by: sessions * Int64(round.batch.frames.readableBytes))
+        }
+        metrics.fanoutRoundDuration.recordNanoseconds(round.busy.nanoseconds)
+        state.nextRoundAt = .now() + (fixedPause ?? min(round.busy, maxPause))
+    }
+
+    /// Sessions written per slice of a round (~1 ms of writing on loopback TLS).
+    static let sliceSize = 64
 
     /// Closes one session with an error (session replaced, token revoked, shutdown).
     func close(_ id: SessionID, _ code: WireErrorCode, _ message: String) {
