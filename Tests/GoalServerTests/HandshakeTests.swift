@@ -98,6 +98,28 @@ struct HandshakeTests {
         }
     }
 
+    @Test("a late hello on an older connection cannot take the instance from a newer session: it gets 4409 itself")
+    func olderConnectionIsSuperseded() async throws {
+        try await withTestDaemon { daemon in
+            let instance = ClientInstanceID.random()
+            // A client's abandoned attempt: connected first, its hello arrives after the retry's.
+            let older = try await TestWebSocketClient.connect(try daemon.connector())
+            let newer = try await TestSession.open(daemon, token: daemon.tokens.editor, instance: instance)
+            let hello = ClientMessage.hello(.init(token: daemon.tokens.editor, clientInstance: instance))
+            try await older.send(text: hello.encoded())
+            let received = try await older.collect(until: { if case .closed = $0 { true } else { false } })
+            guard case .text(let bytes) = received.first, let message = try? ServerMessage.decode(bytes) else {
+                Issue.record("the older connection got \(received)")
+                return
+            }
+            #expect(message.errorCode == .sessionReplaced)
+            #expect(received.last == .closed(code: 4409, reason: "session_replaced"))
+            // The newer session still speaks for the instance.
+            let answer = try await newer.commit(seq: 1, base: 0, Make.createPlayer("Still mine"))
+            #expect(answer.last == .ack(seq: 1, revision: 1, noop: false))
+        }
+    }
+
     @Test("a token revoked while its session is open closes that session with 4403")
     func revokedWhileOpen() async throws {
         try await withTestDaemon { daemon in

@@ -75,6 +75,15 @@ extension SessionHandler {
             fail(.connectionLimit, refusal.description)
             return
         }
+        let replaced: ReplyAddress?
+        switch core.instances.claim(hello.clientInstance, for: address) {
+        case .claimed(let previous):
+            replaced = previous
+        case .superseded:
+            core.connections.releaseToken(token.id)
+            fail(.sessionReplaced, "a newer session with the same client_instance is already connected")
+            return
+        }
         let identity = SessionIdentity(token: token, instance: hello.clientInstance, stream: hello.stream)
         phase = .open(identity)
         registration = identity
@@ -83,9 +92,7 @@ extension SessionHandler {
         handshakeDeadline?.cancel()
         handshakeDeadline = nil
         logger[metadataKey: "goal.session.token"] = "\(token.name)"
-        if let replaced = core.instances.claim(hello.clientInstance, for: address) {
-            core.hub.replace(replaced)
-        }
+        if let replaced { core.hub.replace(replaced) }
 
         let (head, headDigest) = shard.register(self)
         let mode = syncMode(for: hello, head: head, facts: facts)
