@@ -41,6 +41,13 @@ extension LoadReport {
             "goal-load CPU: \(Self.number(loadProcess.seconds)) s (\(Self.number(loadProcess.percentOfCore))% of a core), "
                 + "RSS \(Self.bytes(Double(loadProcess.rssBytes)))"
         )
+        if loadProcess.isAtLoadGeneratorLimit {
+            lines.append(
+                "  note: goal-load used \(Self.number(CPU.loadGeneratorLimitPercent))% of a core or more, so these "
+                    + "figures may be bounded by goal-load itself: split the subscribers over two goal-load "
+                    + "processes, or use --sampled 0"
+            )
+        }
         if let daemon {
             let perDelivery = daemon.microsecondsPerDelivery.map { ", \(Self.number($0)) µs per delivery" } ?? ""
             lines.append(

@@ -69,6 +69,12 @@ struct LoadReport: Codable, Sendable, Equatable {
         var rssBytes: UInt64
         /// CPU microseconds per delivery (daemon only).
         var microsecondsPerDelivery: Double?
+
+        /// The share of a core above which goal-load itself may be what limits a run (docs/BENCHMARKS.md).
+        static let loadGeneratorLimitPercent = 90.0
+
+        /// True when this process used the load generator's limit or more: its figures are bounded by it too.
+        var isAtLoadGeneratorLimit: Bool { percentOfCore >= Self.loadGeneratorLimitPercent }
     }
 
     struct Idle: Codable, Sendable, Equatable {

@@ -136,4 +136,15 @@ struct MeasurementTests {
         let unreachable = LoadRunner.verdict(subscribers: [], view: .failure(.connect("down")))
         #expect(!unreachable.converged)
     }
+
+    @Test("goal-load at 90 % of a core or more is flagged as possibly bounding the figures")
+    func loadGeneratorLimit() {
+        func cpu(_ percent: Double) -> LoadReport.CPU {
+            LoadReport.CPU(seconds: 1, percentOfCore: percent, rssBytes: 0, microsecondsPerDelivery: nil)
+        }
+        #expect(cpu(99.8).isAtLoadGeneratorLimit)
+        #expect(cpu(90).isAtLoadGeneratorLimit)
+        #expect(!cpu(89.9).isAtLoadGeneratorLimit)
+        #expect(!cpu(48).isAtLoadGeneratorLimit)
+    }
 }

@@ -64,12 +64,13 @@ struct CoalescingTests {
         "one loop, 150 subscribers: rounds go out in slices, and every subscriber, early or joining mid-stream, sees each revision once, in order"
     )
     func slicedRounds() async throws {
-        try await withTestDaemon(configure: { $0.eventLoopThreads = 1 }) { daemon in
+        let oneLoop: (inout ServerConfiguration) -> Void = { $0.eventLoopThreads = 1 }
+        try await withTestDaemon(configure: oneLoop) { daemon in
             var subscribers = (0..<150).map { _ in ResumingSubscriber(token: daemon.tokens.viewer) }
             var sessions: [TestSession] = []
             for index in 0..<100 { sessions.append(try await subscribers[index].session(daemon)) }
-            // 100 sessions on the one loop: every round takes two slices (LoopShard.sliceSize is 64); 50 more join while
-            // commits stream.
+            // 100 sessions on the one loop: every round takes two slices (LoopShard.sliceSize is 64); 50 more join
+            // while commits stream.
             let writing = Task { try await ResumeTests.commitPlayers(daemon, count: 80) }
             for index in 100..<150 { sessions.append(try await subscribers[index].session(daemon)) }
             let head = try await writing.value
