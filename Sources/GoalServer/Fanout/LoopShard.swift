@@ -163,13 +163,14 @@ final class LoopShard: Sendable {
     /// Sessions written per slice of a round (~1 ms of writing on loopback TLS).
     static let sliceSize = 64
 
-    /// Closes one session with an error (session replaced, token revoked, shutdown).
+    /// Closes one session with an error (a replaced session: its client instance has moved on, so it is not worth
+    /// finishing a round for; the round skips it once it is closing).
     func close(_ id: SessionID, _ code: WireErrorCode, _ message: String) {
-        deliverPending()
         box.value.sessions[id]?.fail(code, message)
     }
 
-    /// Closes every session whose token matches.
+    /// Closes every session the predicate picks (revoked tokens, shutdown), after finishing the running and
+    /// pending rounds so nothing durable is held back from them.
     func closeSessions(where predicate: (SessionHandler) -> Bool, _ code: WireErrorCode, _ message: String) {
         deliverPending()
         for session in Array(box.value.sessions.values) where predicate(session) {
