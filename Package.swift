@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "GoalTestSupport",
             dependencies: [
-                "GoalModel", "GoalWire", "GoalStore", "GoalServer", "GoalTransport", "GoalClient",
+                "GoalModel", "GoalWire", "GoalStore", "GoalServer", "GoalTransport", "GoalClient", "GoalReactive",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -186,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GoalViewModelsTests",
-            dependencies: ["GoalViewModels", "GoalClient", "GoalWire", "GoalModel", "GoalReactive"],
+            dependencies: ["GoalViewModels", "GoalClient", "GoalWire", "GoalModel", "GoalReactive", "GoalTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSupport
 import GoalWire
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSupport
 import GoalWire
 import Testing
 

@@ -1,6 +1,7 @@
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSupport
 import Testing
 
 @testable import GoalViewModels

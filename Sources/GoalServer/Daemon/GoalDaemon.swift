@@ -169,7 +169,7 @@ public final class GoalDaemon: Service, Sendable {
             head: recovered.head,
             headDigest: recovered.headDigest,
             coalescePause: .milliseconds(Int64(configuration.limits.fanoutCoalesceMilliseconds)),
-            fixedPause: testHooks.fanoutPause.map { .nanoseconds(Int64($0 / .nanoseconds(1))) },
+            fixedPause: testHooks.fanoutPause.map { TimeAmount($0) },
             metrics: metrics
         )
         let engine = Engine(

@@ -115,15 +115,12 @@ final class Engine: @unchecked Sendable {
             let decision = ConflictEngine.apply(mutation, author: request.author, to: &state)
             switch decision {
             case .commit(let commit):
-                let time = now()
-                let frame = ChangesetFrame.encode(
-                    commit.changeset(time: time, digest: headDigest),
-                    previousDigest: headDigest
-                )
+                // `encode` computes the chained digest (the changeset's own digest field is not read).
+                var changeset = commit.changeset(time: now(), digest: headDigest)
+                let frame = ChangesetFrame.encode(changeset, previousDigest: headDigest)
+                changeset.digest = frame.digest
                 headDigest = frame.digest
-                openBatch.commits.append(
-                    LoggedCommit(changeset: commit.changeset(time: time, digest: frame.digest), frame: frame.bytes)
-                )
+                openBatch.commits.append(LoggedCommit(changeset: changeset, frame: frame.bytes))
                 openBatch.touchedInstances.insert(mutation.id.instance)
             case .noop, .rejected:
                 openBatch.touchedInstances.insert(mutation.id.instance)
