@@ -6,7 +6,7 @@ import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("fan-out rounds: batches that wait for the next round")
+@Suite("fan-out rounds: rolling slices, batches that wait for the next visit")
 struct CoalescingTests {
     @Test(
         "batches made durable during a shard's pause go out in one round: in order, each once, acks after changesets"
@@ -69,7 +69,7 @@ struct CoalescingTests {
             var subscribers = (0..<150).map { _ in ResumingSubscriber(token: daemon.tokens.viewer) }
             var sessions: [TestSession] = []
             for index in 0..<100 { sessions.append(try await subscribers[index].session(daemon)) }
-            // 100 sessions on the one loop: every round takes two slices (LoopShard.sliceSize is 64); 50 more join
+            // 100 sessions on the one loop: every round takes five slices (LoopShard.sliceSize is 24); 50 more join
             // while commits stream.
             let writing = Task { try await ResumeTests.commitPlayers(daemon, count: 80) }
             for index in 100..<150 { sessions.append(try await subscribers[index].session(daemon)) }
@@ -78,6 +78,47 @@ struct CoalescingTests {
             for index in subscribers.indices {
                 try await subscribers[index].follow(sessions[index], to: head)
                 #expect(subscribers[index].received == Array(1...head), "subscriber \(index)")
+            }
+        }
+    }
+
+    @Test(
+        "a batch that becomes durable mid-round reaches the sessions still ahead of the cursor in that round, before those already visited"
+    )
+    func midRoundBatchJoinsTheRound() async throws {
+        let oneLoop: (inout ServerConfiguration) -> Void = { $0.eventLoopThreads = 1 }
+        // Two seconds after every slice of 24 sessions (LoopShard.sliceSize): 48 subscribers are two slices.
+        try await withTestDaemon(hooks: DaemonTestHooks(fanoutPause: .seconds(2)), configure: oneLoop) { daemon in
+            var subscribers: [TestSession] = []
+            for _ in 0..<48 { subscribers.append(try await TestSession.open(daemon, token: daemon.tokens.viewer)) }
+            let author = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+            let (early, late) = (subscribers[0], subscribers[30])
+            let arrivals = { (session: TestSession) in
+                Task { () throws -> ([Revision], ContinuousClock.Instant) in
+                    var revisions: [Revision] = []
+                    while revisions.count < 2 {
+                        if let revision = try await session.next().changesetRevision { revisions.append(revision) }
+                    }
+                    return (revisions, ContinuousClock.now)
+                }
+            }
+            let (earlyArrival, lateArrival) = (arrivals(early), arrivals(late))
+            // Revision 1 starts a round: the first slice (subscribers 0–23) gets it at once.
+            try await author.send(author.mutation(seq: 1, base: 0, Make.createPlayer("P1")))
+            try await Self.waitForDurableHead(1, daemon)
+            // Revision 2 becomes durable during the pause after that slice.
+            try await author.send(author.mutation(seq: 2, base: 1, Make.createPlayer("P2")))
+            try await Self.waitForDurableHead(2, daemon)
+
+            let (earlyRevisions, earlyAt) = try await earlyArrival.value
+            let (lateRevisions, lateAt) = try await lateArrival.value
+            #expect(earlyRevisions == [1, 2])
+            #expect(lateRevisions == [1, 2])
+            // Subscriber 30 (second slice of round 1) got revision 2 in round 1; subscriber 0 only in round 2.
+            #expect(lateAt < earlyAt, "subscriber 30 had revision 2 before subscriber 0")
+            for index in [1, 23, 24, 47] {
+                #expect(try await subscribers[index].next().changesetRevision == 1)
+                #expect(try await subscribers[index].next().changesetRevision == 2)
             }
         }
     }

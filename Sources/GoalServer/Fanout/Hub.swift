@@ -74,7 +74,8 @@ final class Hub: Sendable {
             frameEnds: ends,
             head: batch.stateAfter.revision,
             headDigest: batch.digestAfter,
-            replies: replies
+            replies: replies,
+            durableAt: .now()
         )
         for shard in shards where delivery.hasFrames || replies[shard.index] != nil {
             shard.eventLoop.execute { shard.deliver(delivery) }

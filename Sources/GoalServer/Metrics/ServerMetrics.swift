@@ -21,6 +21,9 @@ final class ServerMetrics: Sendable {
     let fanoutRoundBatches: CoreMetrics.Recorder
     /// How long one loop took to write one round to all its sessions.
     let fanoutRoundDuration: CoreMetrics.Timer
+    /// From a round's oldest batch becoming durable to the round's last session written: the server's share of
+    /// commit→delivery latency after the commit.
+    let fanoutDelay: CoreMetrics.Timer
     let queuedBytes: CoreMetrics.Meter
     let slowConsumerCloses: CoreMetrics.Counter
     let batchCommits: CoreMetrics.Recorder
@@ -42,6 +45,11 @@ final class ServerMetrics: Sendable {
             .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
             .seconds(1),
         ]
+        factory.durationHistogramBuckets["goald_fanout_delay_seconds"] = [
+            .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(15),
+            .milliseconds(20), .milliseconds(25), .milliseconds(30), .milliseconds(40), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .seconds(1),
+        ]
         connections = CoreMetrics.Meter(label: "goald_connections", factory: factory)
         sessions = CoreMetrics.Meter(label: "goald_sessions", factory: factory)
         commits = CoreMetrics.Counter(label: "goald_commits_total", factory: factory)
@@ -60,6 +68,7 @@ final class ServerMetrics: Sendable {
         fanoutBytes = CoreMetrics.Counter(label: "goald_fanout_bytes_total", factory: factory)
         fanoutRoundBatches = CoreMetrics.Recorder(label: "goald_fanout_round_batches", factory: factory)
         fanoutRoundDuration = CoreMetrics.Timer(label: "goald_fanout_round_seconds", factory: factory)
+        fanoutDelay = CoreMetrics.Timer(label: "goald_fanout_delay_seconds", factory: factory)
         queuedBytes = CoreMetrics.Meter(label: "goald_session_queued_bytes", factory: factory)
         slowConsumerCloses = CoreMetrics.Counter(label: "goald_slow_consumer_closes_total", factory: factory)
         batchCommits = CoreMetrics.Recorder(label: "goald_batch_commits", factory: factory)

@@ -21,6 +21,8 @@ extension SessionHandler {
         guard snapshotFrames.isEmpty, !awaitingSnapshot, !backlogReadInFlight, context.channel.isWritable else {
             return
         }
+        // Live only at the loop's head: the shard's window is sure to reach back to it (see `LoopShard`).
+        target = max(target, shard.head)
         if sent < target {
             readBacklogPage(context: context)
             return

@@ -75,17 +75,32 @@ extension SessionHandler {
 
     // MARK: - What the shard delivers
 
-    /// A durable batch's changeset frames: written when live, noted as the catch-up target otherwise.
-    func deliverLive(_ batch: DeliveryBatch) {
-        guard wantsChangesets, !isClosing else { return }
+    /// The loop's live window: the frames after `sent` are written when live, the head noted as the catch-up
+    /// target otherwise.
+    ///
+    /// - Returns: the frames and bytes written.
+    func deliverLive(_ window: DeliveryBatch) -> (frames: Int, bytes: Int) {
+        guard wantsChangesets, !isClosing else { return (0, 0) }
         switch streamState {
         case .live:
-            if let frames = batch.frames(after: sent) {
-                enqueue(frames)
-                sent = batch.head
+            guard window.reaches(back: sent) else {
+                logger.warning(
+                    "the loop's window does not reach back to the session; catching up from the log",
+                    metadata: ["goal.sent": "\(sent)", "goal.window.first": "\(window.firstRevision)"]
+                )
+                target = window.head
+                streamState = .catchingUp(.rejoin)
+                pumpCatchUp()
+                return (0, 0)
             }
+            guard let frames = window.frames(after: sent) else { return (0, 0) }
+            let written = (Int(window.head - sent), frames.readableBytes)
+            enqueue(frames)
+            sent = window.head
+            return written
         case .catchingUp:
-            target = max(target, batch.head)
+            target = max(target, window.head)
+            return (0, 0)
         }
     }
 

@@ -35,6 +35,10 @@ enum StreamState: Equatable {
         case backlog
         /// The snapshot's frames, then any changesets after it; no `caught_up`.
         case snapshot
+        /// A live session whose loop's window no longer reaches back to its `sent` (a safety net; the shard's
+        /// floor rule should make it unreachable): changesets (sent, target] from the log, then live again without
+        /// `caught_up`.
+        case rejoin
     }
 }
 

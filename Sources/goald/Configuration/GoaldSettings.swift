@@ -161,7 +161,7 @@ enum GoaldSettings {
             limit(
                 "fanoutCoalesceMilliseconds",
                 l.fanoutCoalesceMilliseconds,
-                "Longest pause between fan-out rounds under load (changesets share writes); 0 = none."
+                "Longest pause after a fan-out slice under load (changesets share writes); 0 = none."
             ),
         ]
     }()
