@@ -29,13 +29,19 @@ struct DeliveryBatch: Sendable {
     /// session of the loop may still have) followed by `batch`'s, in one buffer (copied once per loop, not per
     /// session), with `batch`'s head. Replies are not kept: the shard holds them per session. When nothing after
     /// `floor` is left, the window is `batch` itself, uncopied.
-    func window(keepingAfter floor: Revision, adding batch: DeliveryBatch, allocator: ByteBufferAllocator)
+    func window(
+        keepingAfter floor: Revision,
+        adding batch: DeliveryBatch,
+        allocator: ByteBufferAllocator
+    )
         -> DeliveryBatch
     {
         guard batch.hasFrames else { return self }
         guard var kept = frames(after: floor) else { return batch }
         let firstKept = max(floor, firstRevision - 1) + 1
-        let keptEnds = frameEnds[Int(firstKept - firstRevision)...].map { $0 - (frames.readableBytes - kept.readableBytes) }
+        let keptEnds = frameEnds[Int(firstKept - firstRevision)...].map {
+            $0 - (frames.readableBytes - kept.readableBytes)
+        }
         var merged = allocator.buffer(capacity: kept.readableBytes + batch.frames.readableBytes)
         merged.writeBuffer(&kept)
         var added = batch.frames

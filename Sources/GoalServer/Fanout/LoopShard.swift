@@ -148,7 +148,11 @@ final class LoopShard: Sendable {
         let state = box.value
         state.floor = state.round?.startHead ?? state.floor
         metrics.fanoutRoundBatches.record(state.arrivals)
-        state.round = FanoutRound(startHead: state.head, sessions: state.order.count, oldestDurable: state.oldestArrival)
+        state.round = FanoutRound(
+            startHead: state.head,
+            sessions: state.order.count,
+            oldestDurable: state.oldestArrival
+        )
         state.arrivals = 0
         state.oldestArrival = nil
     }
@@ -229,8 +233,8 @@ final class LoopShard: Sendable {
     }
 
     /// Sessions visited per slice (about 0.3 ms of writing on this VM's loopback TLS). Smaller slices spread the
-    /// writes more evenly between the pauses: at 100 commits/s × 1,000 subscribers, p99 was 23 ms with 24, 26 ms
-    /// with 32 and 30 ms with 64 (docs/BENCHMARKS.md).
+    /// writes more evenly between the pauses: at 100 commits/s × 1,000 subscribers, single runs gave p99 23 ms
+    /// with 24, 26 ms with 32 and 30 ms with 64 (docs/BENCHMARKS.md).
     static let sliceSize = 24
 
     /// Closes one session with an error (a replaced session: its client instance has moved on, so it is not worth
