@@ -79,6 +79,8 @@ struct CoalescingTests {
                 try await subscribers[index].follow(sessions[index], to: head)
                 #expect(subscribers[index].received == Array(1...head), "subscriber \(index)")
             }
+            // Every session stayed within its loop's window: none had to be caught up from the log again.
+            #expect(Self.counter("goald_fanout_rejoins_total", in: daemon.metricsText()) == 0)
         }
     }
 
@@ -133,6 +135,15 @@ struct CoalescingTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("the durable head did not reach \(revision)")
+    }
+
+    /// The value of a Prometheus counter in `text` (nil when absent).
+    static func counter(_ name: String, in text: String) -> Double? {
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, parts[0] == name { return Double(parts[1]) }
+        }
+        return nil
     }
 
     /// The `_sum` and `_count` of a Prometheus histogram in `text`.

@@ -5,13 +5,13 @@ import NIOCore
 
 /// The sessions of one event loop, the live head as this loop has seen it, and the loop's rolling fan-out.
 ///
-/// Rolling rounds: a cursor walks the loop's sessions in slices of `sliceSize` (a task each, so the loop reads
+/// Rolling rounds: a round walks the loop's sessions in slices of `sliceSize` (a task each, so the loop reads
 /// mutations, pings and hellos in between). Each visit writes the session everything in the loop's live window
 /// after its `sent` — the same bytes for every session, one TLS record and one `write` — then its replies, then one
-/// flush. A batch that arrives mid-round joins the window at once, so the sessions still ahead of the cursor get it
+/// flush. A batch that arrives mid-round joins the window at once, so the sessions the round has not reached get it
 /// in this round and the others in the next: a changeset waits at most about one round, not for the round to
 /// start and then for its turn in it. A round ends after one pass; another follows while the head moved or replies
-/// wait, else the cursor rests and the next batch starts a round at once.
+/// wait, else the shard rests and the next batch starts a round at once.
 ///
 /// Pacing: a round's cost is almost all per session, not per changeset. After each slice the shard pauses as long
 /// as the slice took (at most `maxPause`), so fan-out takes about half the loop at most, and the busier the daemon
@@ -40,8 +40,6 @@ final class LoopShard: Sendable {
         var floor: Revision
         /// Replies waiting for their session's next visit, in the order the engine decided them.
         var replies: [SessionID: [ByteBuffer]] = [:]
-        /// Where the next visit goes in `order`.
-        var cursor = 0
         /// The round in progress (also between its slices).
         var round: FanoutRound?
         /// The next slice or round, when one is scheduled.
@@ -98,17 +96,14 @@ final class LoopShard: Sendable {
         let state = box.value
         guard state.byID.removeValue(forKey: id) != nil else { return }
         state.replies[id] = nil
-        if let position = state.order.firstIndex(where: { $0.id == id }) {
-            state.order.remove(at: position)
-            if position < state.cursor { state.cursor -= 1 }
-        }
+        if let position = state.order.firstIndex(where: { $0.id == id }) { state.order.remove(at: position) }
     }
 
     /// The newest revision that reached this loop: a catching-up session goes live only here.
     var head: Revision { box.value.head }
 
     /// Takes a durable batch: its frames join the window and its replies wait for their sessions' visits; a
-    /// resting cursor starts a round now (or when the pause after the last slice ends).
+    /// resting shard starts a round now (or when the pause after the last slice ends).
     func deliver(_ batch: DeliveryBatch) {
         let state = box.value
         if batch.hasFrames {
@@ -143,14 +138,14 @@ final class LoopShard: Sendable {
         countWritten(written.frames, written.bytes)
     }
 
-    /// Starts a round at the cursor: one pass over the sessions the loop has now.
+    /// Starts a round: one pass over the sessions the loop has now.
     private func beginRound() {
         let state = box.value
         state.floor = state.round?.startHead ?? state.floor
         metrics.fanoutRoundBatches.record(state.arrivals)
         state.round = FanoutRound(
             startHead: state.head,
-            sessions: state.order.count,
+            sessions: state.order,
             oldestDurable: state.oldestArrival
         )
         state.arrivals = 0
@@ -164,11 +159,9 @@ final class LoopShard: Sendable {
         guard let round = state.round else { return }
         let start = NIODeadline.now()
         var visits = 0
-        while visits < Self.sliceSize, !round.isFinished, !state.order.isEmpty {
-            if state.cursor >= state.order.count { state.cursor = 0 }
-            let session = state.order[state.cursor]
-            state.cursor += 1
-            round.remaining -= 1
+        while visits < Self.sliceSize, !round.isFinished {
+            let session = round.sessions[round.next]
+            round.next += 1
             visits += 1
             let written = visit(session, state)
             round.frames += written.frames
@@ -178,7 +171,7 @@ final class LoopShard: Sendable {
         let busy = end - start
         round.busy = round.busy + busy
         state.nextSliceAt = end + (fixedPause ?? min(busy, maxPause))
-        if round.isFinished || state.order.isEmpty {
+        if round.isFinished {
             endRound(round)
             guard state.head > round.startHead || !state.replies.isEmpty else {
                 state.floor = state.head  // every session has the head: the window can start afresh

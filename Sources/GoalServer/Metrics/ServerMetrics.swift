@@ -24,6 +24,9 @@ final class ServerMetrics: Sendable {
     /// From a round's oldest batch becoming durable to the round's last session written: the server's share of
     /// commit→delivery latency after the commit.
     let fanoutDelay: CoreMetrics.Timer
+    /// Live sessions whose loop's window no longer reached back to them, caught up from the log instead (0 unless
+    /// the window's floor rule is broken).
+    let fanoutRejoins: CoreMetrics.Counter
     let queuedBytes: CoreMetrics.Meter
     let slowConsumerCloses: CoreMetrics.Counter
     let batchCommits: CoreMetrics.Recorder
@@ -69,6 +72,7 @@ final class ServerMetrics: Sendable {
         fanoutRoundBatches = CoreMetrics.Recorder(label: "goald_fanout_round_batches", factory: factory)
         fanoutRoundDuration = CoreMetrics.Timer(label: "goald_fanout_round_seconds", factory: factory)
         fanoutDelay = CoreMetrics.Timer(label: "goald_fanout_delay_seconds", factory: factory)
+        fanoutRejoins = CoreMetrics.Counter(label: "goald_fanout_rejoins_total", factory: factory)
         queuedBytes = CoreMetrics.Meter(label: "goald_session_queued_bytes", factory: factory)
         slowConsumerCloses = CoreMetrics.Counter(label: "goald_slow_consumer_closes_total", factory: factory)
         batchCommits = CoreMetrics.Recorder(label: "goald_batch_commits", factory: factory)

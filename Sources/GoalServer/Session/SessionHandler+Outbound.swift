@@ -88,6 +88,7 @@ extension SessionHandler {
                     "the loop's window does not reach back to the session; catching up from the log",
                     metadata: ["goal.sent": "\(sent)", "goal.window.first": "\(window.firstRevision)"]
                 )
+                core.metrics.fanoutRejoins.increment()
                 target = window.head
                 streamState = .catchingUp(.rejoin)
                 pumpCatchUp()
