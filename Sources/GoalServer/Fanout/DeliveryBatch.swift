@@ -19,60 +19,11 @@ struct DeliveryBatch: Sendable {
     let headDigest: Digest
     /// Replies by shard index, in the order the engine decided them.
     let replies: [Int: [Reply]]
-    /// When the hub received the batch durable (for merged batches, the earliest): the fan-out delay's start.
+    /// When the hub published the batch, just durable: where `goald_fanout_delay_seconds` starts.
     let durableAt: NIODeadline
 
     /// True when the batch carries at least one changeset.
     var hasFrames: Bool { !frameEnds.isEmpty }
-
-    /// A loop's live window after `batch` arrived: this window's frames after `floor` (the lowest revision a live
-    /// session of the loop may still have) followed by `batch`'s, in one buffer (copied once per loop, not per
-    /// session), with `batch`'s head. Replies are not kept: the shard holds them per session. When nothing after
-    /// `floor` is left, the window is `batch` itself, uncopied.
-    func window(
-        keepingAfter floor: Revision,
-        adding batch: DeliveryBatch,
-        allocator: ByteBufferAllocator
-    )
-        -> DeliveryBatch
-    {
-        guard batch.hasFrames else { return self }
-        guard var kept = frames(after: floor) else { return batch }
-        let firstKept = max(floor, firstRevision - 1) + 1
-        let keptEnds = frameEnds[Int(firstKept - firstRevision)...].map {
-            $0 - (frames.readableBytes - kept.readableBytes)
-        }
-        var merged = allocator.buffer(capacity: kept.readableBytes + batch.frames.readableBytes)
-        merged.writeBuffer(&kept)
-        var added = batch.frames
-        let base = merged.readableBytes
-        merged.writeBuffer(&added)
-        return DeliveryBatch(
-            frames: merged,
-            firstRevision: firstKept,
-            frameEnds: keptEnds + batch.frameEnds.map { base + $0 },
-            head: batch.head,
-            headDigest: batch.headDigest,
-            replies: [:],
-            durableAt: batch.durableAt
-        )
-    }
-
-    /// True when the frames after `revision` are all here (or there are none): `revision` is at least the one
-    /// before the first frame.
-    func reaches(back revision: Revision) -> Bool {
-        !hasFrames || revision >= head || revision + 1 >= firstRevision
-    }
-
-    /// The frames of every revision after `revision`, as a slice sharing this batch's storage; nil when none.
-    /// Callers check `reaches(back:)` first: below it, the frames before `firstRevision` would be missing.
-    func frames(after revision: Revision) -> ByteBuffer? {
-        guard hasFrames, revision < head else { return nil }
-        if revision < firstRevision { return frames }
-        let index = Int(revision - firstRevision)  // frames[0...index] are ≤ revision
-        let start = frameEnds[index]
-        return frames.getSlice(at: frames.readerIndex + start, length: frames.readableBytes - start)
-    }
 }
 
 /// One message for one session: its frame bytes, ready to write.

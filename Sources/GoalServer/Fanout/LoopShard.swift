@@ -19,7 +19,7 @@ import NIOCore
 ///
 /// The window holds the frames after the loop's floor: the head when the previous round began. Every live
 /// session has at least that: it was visited since, or registered, or went live, later (a session goes live only
-/// at the loop's head). Appending a batch copies the window once per loop, never per session.
+/// at the loop's head). Appending a batch writes its frames once per loop, never per session (`LiveWindow`).
 ///
 /// The shard's `head` is the hub-owned cursor of DESIGN.md: a session registers on its loop and notes the head
 /// there, and every later batch reaches it on the same loop, so nothing falls between backlog and live.
@@ -34,8 +34,8 @@ final class LoopShard: Sendable {
         var byID: [SessionID: SessionHandler] = [:]
         var head: Revision
         var headDigest: Digest
-        /// The frames after `floor` up to `head`; nil before the first batch with frames.
-        var window: DeliveryBatch?
+        /// The frames after `floor` up to `head`.
+        var window: LiveWindow
         /// The lowest revision a live session of this loop may have.
         var floor: Revision
         /// Replies waiting for their session's next visit, in the order the engine decided them.
@@ -54,6 +54,7 @@ final class LoopShard: Sendable {
             self.head = head
             self.headDigest = headDigest
             self.floor = head
+            self.window = LiveWindow(head: head, allocator: ByteBufferAllocator())
         }
     }
 
@@ -65,7 +66,6 @@ final class LoopShard: Sendable {
     private let maxPause: TimeAmount
     /// A fixed pause after every slice instead (`DaemonTestHooks.fanoutPause`).
     private let fixedPause: TimeAmount?
-    private let allocator = ByteBufferAllocator()
 
     init(
         index: Int,
@@ -107,8 +107,7 @@ final class LoopShard: Sendable {
     func deliver(_ batch: DeliveryBatch) {
         let state = box.value
         if batch.hasFrames {
-            state.window =
-                state.window?.window(keepingAfter: state.floor, adding: batch, allocator: allocator) ?? batch
+            state.window.append(batch, keepingAfter: state.floor)
             state.head = batch.head
             state.headDigest = batch.headDigest
         }
@@ -202,8 +201,7 @@ final class LoopShard: Sendable {
 
     /// One visit: the window's frames after the session's `sent`, then its replies, then one flush.
     private func visit(_ session: SessionHandler, _ state: State) -> (frames: Int, bytes: Int) {
-        var written = (frames: 0, bytes: 0)
-        if let window = state.window { written = session.deliverLive(window) }
+        let written = session.deliverLive(state.window)
         if !state.replies.isEmpty, let frames = state.replies.removeValue(forKey: session.id) {
             for frame in frames { session.deliverReply(frame) }
         }

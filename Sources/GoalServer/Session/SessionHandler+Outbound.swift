@@ -79,7 +79,7 @@ extension SessionHandler {
     /// target otherwise.
     ///
     /// - Returns: the frames and bytes written.
-    func deliverLive(_ window: DeliveryBatch) -> (frames: Int, bytes: Int) {
+    func deliverLive(_ window: LiveWindow) -> (frames: Int, bytes: Int) {
         guard wantsChangesets, !isClosing else { return (0, 0) }
         switch streamState {
         case .live:

@@ -1,0 +1,85 @@
+import GoalModel
+import NIOCore
+
+/// The changeset frames that one loop's live sessions may still need: revisions (floor, head] in one buffer that
+/// grows at its end as batches arrive and is trimmed at its front as the loop's floor rises. A visit hands a
+/// session the slice after its `sent`: the same bytes for every session, one write each.
+///
+/// Appending writes in place while the buffer is held nowhere else; a visit's slice is released once NIO has
+/// written it, so this is the usual case. While a session still holds one (its socket was full), the next append
+/// copies the kept frames once for the whole loop, never per session. Trimming only moves the reader index; the dead
+/// prefix is reclaimed once it outgrows the live part, so the cost per arrival is the batch's own bytes.
+///
+/// Value type, confined to its shard's event loop with the rest of the shard's state.
+struct LiveWindow {
+    /// The frames of revisions `firstRevision...head`, in order, as readable bytes.
+    private(set) var frames: ByteBuffer
+    /// The revision of the first readable frame (`head + 1` when there is none).
+    private(set) var firstRevision: Revision
+    /// The newest revision that reached the loop.
+    private(set) var head: Revision
+    /// For frame i (revision `firstRevision + i`), the buffer index just past its end (absolute, like
+    /// `writerIndex`).
+    private var frameEnds: [Int] = []
+
+    /// An empty window at `head`.
+    init(head: Revision, allocator: ByteBufferAllocator) {
+        self.frames = allocator.buffer(capacity: 0)
+        self.firstRevision = head + 1
+        self.head = head
+    }
+
+    /// Drops the frames of revisions ≤ `floor`, then appends `batch`'s frames and takes its head. A batch without
+    /// frames changes nothing.
+    mutating func append(_ batch: DeliveryBatch, keepingAfter floor: Revision) {
+        guard batch.hasFrames else { return }
+        if batch.firstRevision != head + 1 {
+            // Not the next revision (batches reach every loop in order, so this is a bug): start afresh, and let
+            // `reaches(back:)` send anyone older to the log rather than past a gap.
+            trim(keepingAfter: head)
+            firstRevision = batch.firstRevision
+        } else {
+            trim(keepingAfter: floor)
+        }
+        var added = batch.frames
+        let base = frames.writerIndex
+        frames.writeBuffer(&added)
+        frameEnds.append(contentsOf: batch.frameEnds.lazy.map { base + $0 })
+        head = batch.head
+    }
+
+    /// True when every frame after `revision` is here (or `revision` is at the head or past it).
+    func reaches(back revision: Revision) -> Bool {
+        revision >= head || revision + 1 >= firstRevision
+    }
+
+    /// The frames of every revision after `revision`, as a slice sharing this window's storage; nil when none.
+    /// Callers check `reaches(back:)` first: below it, the frames before `firstRevision` would be missing.
+    func frames(after revision: Revision) -> ByteBuffer? {
+        guard revision < head, !frameEnds.isEmpty else { return nil }
+        let start = revision < firstRevision ? frames.readerIndex : frameEnds[Int(revision - firstRevision)]
+        return frames.getSlice(at: start, length: frames.writerIndex - start)
+    }
+
+    private mutating func trim(keepingAfter floor: Revision) {
+        guard floor >= firstRevision, !frameEnds.isEmpty else { return }
+        guard floor < head else {
+            frames.clear()
+            frameEnds.removeAll(keepingCapacity: true)
+            firstRevision = head + 1
+            return
+        }
+        let dropped = Int(floor - firstRevision) + 1
+        frames.moveReaderIndex(to: frameEnds[dropped - 1])
+        frameEnds.removeFirst(dropped)
+        firstRevision = floor + 1
+        if frames.readerIndex > Self.reclaimThreshold, frames.readerIndex > frames.readableBytes {
+            let shift = frames.readerIndex
+            frames.discardReadBytes()
+            for index in frameEnds.indices { frameEnds[index] -= shift }
+        }
+    }
+
+    /// Dead bytes at the front worth a move (and more than the live part).
+    static let reclaimThreshold = 64 * 1024
+}
