@@ -14,8 +14,9 @@ import NIOCore
 /// wait, else the shard rests and the next batch starts a round at once.
 ///
 /// Pacing: a round's cost is almost all per session, not per changeset. After each slice the shard pauses as long
-/// as the slice took (at most `maxPause`), so fan-out takes about half the loop at most, and the busier the daemon
-/// the more changesets each write carries.
+/// as the slice's CPU time on this thread (at most `maxPause`; not its wall time, which preemption by other
+/// processes would stretch, doubling the pass), so fan-out takes about half the loop at most, and the busier the
+/// daemon the more changesets each write carries.
 ///
 /// The window holds the frames after the loop's floor: the head when the previous round began. Every live
 /// session has at least that: it was visited since, or registered, or went live, later (a session goes live only
@@ -157,6 +158,7 @@ final class LoopShard: Sendable {
         let state = box.value
         guard let round = state.round else { return }
         let start = NIODeadline.now()
+        let cpuStart = ThreadCPUClock.nanoseconds()
         var visits = 0
         while visits < Self.sliceSize, !round.isFinished {
             let session = round.sessions[round.next]
@@ -169,7 +171,8 @@ final class LoopShard: Sendable {
         let end = NIODeadline.now()
         let busy = end - start
         round.busy = round.busy + busy
-        state.nextSliceAt = end + (fixedPause ?? min(busy, maxPause))
+        let cpu = TimeAmount.nanoseconds(ThreadCPUClock.nanoseconds() - cpuStart)
+        state.nextSliceAt = end + (fixedPause ?? min(cpu, maxPause))
         if round.isFinished {
             endRound(round)
             guard state.head > round.startHead || !state.replies.isEmpty else {
