@@ -33,9 +33,9 @@ final class LoopShard: Sendable {
         /// The sessions in visiting order, and by id.
         var order: [SessionHandler] = []
         var byID: [SessionID: SessionHandler] = [:]
-        var head: Revision
+        /// The digest at the window's head (the newest revision that reached this loop).
         var headDigest: Digest
-        /// The frames after `floor` up to `head`.
+        /// The frames after `floor` up to the head; `window.head` is the loop's head.
         var window: LiveWindow
         /// The lowest revision a live session of this loop may have.
         var floor: Revision
@@ -52,7 +52,6 @@ final class LoopShard: Sendable {
         var oldestArrival: NIODeadline?
 
         init(head: Revision, headDigest: Digest) {
-            self.head = head
             self.headDigest = headDigest
             self.floor = head
             self.window = LiveWindow(head: head, allocator: ByteBufferAllocator())
@@ -90,7 +89,7 @@ final class LoopShard: Sendable {
         let state = box.value
         state.byID[session.id] = session
         state.order.append(session)
-        return (state.head, state.headDigest)
+        return (state.window.head, state.headDigest)
     }
 
     func unregister(_ id: SessionID) {
@@ -101,7 +100,7 @@ final class LoopShard: Sendable {
     }
 
     /// The newest revision that reached this loop: a catching-up session goes live only here.
-    var head: Revision { box.value.head }
+    var head: Revision { box.value.window.head }
 
     /// Takes a durable batch: its frames join the window and its replies wait for their sessions' visits; a
     /// resting shard starts a round now (or when the pause after the last slice ends).
@@ -109,7 +108,6 @@ final class LoopShard: Sendable {
         let state = box.value
         if batch.hasFrames {
             state.window.append(batch, keepingAfter: state.floor)
-            state.head = batch.head
             state.headDigest = batch.headDigest
         }
         for reply in batch.replies[index] ?? [] where state.byID[reply.session] != nil {
@@ -144,7 +142,7 @@ final class LoopShard: Sendable {
         state.floor = state.round?.startHead ?? state.floor
         metrics.fanoutRoundBatches.record(state.arrivals)
         state.round = FanoutRound(
-            startHead: state.head,
+            startHead: state.window.head,
             sessions: state.order,
             oldestDurable: state.oldestArrival
         )
@@ -175,8 +173,8 @@ final class LoopShard: Sendable {
         state.nextSliceAt = end + (fixedPause ?? min(cpu, maxPause))
         if round.isFinished {
             endRound(round)
-            guard state.head > round.startHead || !state.replies.isEmpty else {
-                state.floor = state.head  // every session has the head: the window can start afresh
+            guard state.window.head > round.startHead || !state.replies.isEmpty else {
+                state.floor = state.window.head  // every session has the head: the window can start afresh
                 state.round = nil
                 return
             }
