@@ -52,7 +52,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
-        // Pure domain: no IO, no async. Imports point down only (DESIGN.md "Layout").
+        // Pure domain: no IO, no async, no encoding (GoalWire owns the wire). Imports point down only (DESIGN.md "Layout").
         .target(
             name: "GoalModel",
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")],
@@ -66,10 +66,11 @@ let package = Package(
         ),
         // ReactiveSwift-compatible core; depends on nothing of ours.
         .target(name: "GoalReactive", swiftSettings: strictSettings),
-        // Persistence: the store protocol, an in-memory store and the SQLite store (GRDB).
+        // Persistence: the store protocol, an in-memory store and the SQLite store (GRDB). GoalWire because it owns
+        // every encoding of model values: the exactly-once records are stored in its JSON form (ClientResultsCoding).
         .target(
             name: "GoalStore",
-            dependencies: ["GoalModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // The daemon as a library: NIO + TLS + WebSocket, sessions, engine, writer, hub, auth, limits, metrics.

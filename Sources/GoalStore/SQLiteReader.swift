@@ -139,7 +139,6 @@ enum SQLiteReader {
     }
 
     private static func clientRecords(_ db: Database) throws -> [ClientRecord] {
-        let decoder = JSONDecoder()
         let rows = try Row.fetchCursor(db, sql: "SELECT instance, last_seq, results FROM client_records")
         var records: [ClientRecord] = []
         while let row = try rows.next() {
@@ -147,8 +146,7 @@ enum SQLiteReader {
                 try ClientRecordCoding.decode(
                     instance: try SQLiteCoding.instance(try row.decode(atIndex: 0)),
                     lastSeq: UInt64(clamping: try row.decode(Int64.self, atIndex: 1)),
-                    results: try row.decode(atIndex: 2),
-                    with: decoder
+                    results: try row.decode(atIndex: 2)
                 )
             )
         }

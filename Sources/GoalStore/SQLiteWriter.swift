@@ -145,8 +145,6 @@ struct SQLiteWriter {
     }
 
     private func writeClientRecords(_ records: [ClientRecord]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO client_records (instance, last_seq, results) VALUES (?, ?, ?)
@@ -156,7 +154,7 @@ struct SQLiteWriter {
         for record in records {
             try statement.execute(arguments: [
                 record.instance.rawValue, Int64(clamping: record.lastSeq),
-                try ClientRecordCoding.encode(record, with: encoder),
+                ClientRecordCoding.encode(record),
             ])
         }
     }

@@ -131,6 +131,11 @@ extension ClientMessage {
     }
 
     /// Decodes one inbound text message. Never traps.
+    ///
+    /// Integers are integers: `10.0`, `1e1` or `-0.0` in an integer field is refused at that field. `seq`,
+    /// `base` and `since` must be below 2^63 (a store keeps them as signed 64-bit integers; they are refused,
+    /// never clamped). When a `mutate`'s `seq` could be read but another of its fields could not, the error
+    /// carries `rejectedMutation` so the server answers `rejected{seq, code: invalid}` and keeps the session.
     /// - Parameters:
     ///   - bytes: the message's bytes (UTF-8 JSON).
     ///   - limit: the size limit in force: `WireProtocol.maxInboundMessageBytes`, or
@@ -140,35 +145,40 @@ extension ClientMessage {
         _ bytes: [UInt8],
         limit: Int = WireProtocol.maxInboundMessageBytes
     ) throws(WireDecodingError) -> ClientMessage {
-        try WireJSON.decode(ClientMessage.self, from: bytes, limit: limit)
-    }
-}
-
-extension ClientMessage: Decodable {
-    public init(from decoder: any Decoder) throws {
-        self = try decoder.decodeMessage(known: ClientMessage.types) { type, c in
-            switch type {
-            case "hello":
-                return .hello(
-                    Hello(
-                        protocolVersion: try c.integer(Int.self, "protocol"),
-                        token: try c.value(String.self, "token"),
-                        clientInstance: try c.value(ClientInstanceID.self, "client_instance"),
-                        since: try c.optionalInteger(Revision.self, "since"),
-                        epoch: try c.optionalValue(String.self, "epoch"),
-                        digest: try c.optionalValue(Digest.self, "digest"),
-                        stream: c.contains(MessageKey("stream")) ? try c.enumeration(StreamSelection.self, "stream") : .all
-                    )
+        let (type, c) = try WireJSON.envelope(bytes, limit: limit, known: ClientMessage.types)
+        switch type {
+        case "hello":
+            return .hello(
+                Hello(
+                    protocolVersion: try c.integer("protocol"),
+                    token: try c.string("token"),
+                    clientInstance: try c.read("client_instance", ModelReader.instance),
+                    since: try c.member("since").map { (value) throws(WireDecodingError) in
+                        try signed64Bound(value, at: c.path("since"))
+                    },
+                    epoch: try c.optionalString("epoch"),
+                    digest: try c.readIfPresent("digest", ModelReader.digest),
+                    stream: c.contains("stream") ? try c.enumeration("stream") : .all
                 )
-            default:
+            )
+        default:
+            let seq = try c.read("seq", signed64Bound)
+            do throws(WireDecodingError) {
                 return .mutate(
-                    Mutate(
-                        seq: try c.integer(UInt64.self, "seq"),
-                        base: try c.integer(Revision.self, "base"),
-                        action: try MutationAction(from: decoder)
-                    )
+                    Mutate(seq: seq, base: try c.read("base", signed64Bound), action: try ModelReader.action(c))
                 )
+            } catch {
+                throw error.inMutate(seq: seq)
             }
         }
+    }
+
+    /// A non-negative integer below 2^63: `seq`, `base` and `since`.
+    static func signed64Bound(_ value: JSONValue, at path: String) throws(WireDecodingError) -> UInt64 {
+        let number: UInt64 = try JSONReader.integer(value, at: path)
+        guard number <= UInt64(Int64.max) else {
+            throw .invalidValue(path, "expected a non-negative integer below 2^63; found a number out of range")
+        }
+        return number
     }
 }

@@ -1,8 +1,7 @@
 internal import GoalModel
 
-// Canonical writers of the model types, keys in sorted byte order. They must produce exactly what
-// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` produces from the `Codable` conformances in
-// GoalModel/Coding (the tests compare both), and decode back through those conformances.
+// The writers of the model types: the one encoder of every model value (GoalModel has no encoding). Keys in
+// sorted byte order, canonical as `JSONWriter` describes; `ModelReader` reads every shape written here.
 
 extension JSONWriter {
     mutating func playerID(_ id: PlayerID) { uuid(id.uuid) }
@@ -209,5 +208,23 @@ extension JSONWriter {
         strings(rejection.fields)
         raw(#","message":"#)
         string(rejection.message)
+    }
+
+    /// An outcome as the exactly-once record keeps it: `{"outcome":"committed"|"noop","revision":R}`, or the
+    /// rejection's members followed by `"outcome":"rejected"` (sorted order).
+    mutating func outcome(_ outcome: MutationOutcome) {
+        switch outcome {
+        case .committed(let revision):
+            raw(#"{"outcome":"committed","revision":"#)
+            integer(revision)
+        case .noop(let revision):
+            raw(#"{"outcome":"noop","revision":"#)
+            integer(revision)
+        case .rejected(let rejection):
+            byte(UInt8(ascii: "{"))
+            rejectionMembers(rejection)
+            raw(#","outcome":"rejected""#)
+        }
+        byte(UInt8(ascii: "}"))
     }
 }

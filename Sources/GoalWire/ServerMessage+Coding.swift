@@ -84,71 +84,64 @@ extension ServerMessage {
     ///   - limit: the largest frame accepted (`maxMessageBytes` by default).
     /// - Throws: `WireDecodingError` naming the field and what was expected.
     public static func decode(_ bytes: [UInt8], limit: Int = maxMessageBytes) throws(WireDecodingError) -> ServerMessage {
-        try WireJSON.decode(ServerMessage.self, from: bytes, limit: limit)
-    }
-}
-
-extension ServerMessage: Decodable {
-    public init(from decoder: any Decoder) throws {
-        self = try decoder.decodeMessage(known: ServerMessage.types) { type, c in
-            switch type {
-            case "welcome":
-                return .welcome(
-                    Welcome(
-                        protocolVersion: try c.integer(Int.self, "protocol"),
-                        epoch: try c.value(String.self, "epoch"),
-                        head: try c.integer(Revision.self, "head"),
-                        headDigest: try c.value(Digest.self, "head_digest"),
-                        mode: try c.enumeration(SyncMode.self, "mode"),
-                        role: try c.value(Role.self, "role"),
-                        serverTime: Timestamp(millisecondsSince1970: try c.integer(Int64.self, "server_time"))
-                    )
+        let (type, c) = try WireJSON.envelope(bytes, limit: limit, known: ServerMessage.types)
+        switch type {
+        case "welcome":
+            return .welcome(
+                Welcome(
+                    protocolVersion: try c.integer("protocol"),
+                    epoch: try c.string("epoch"),
+                    head: try c.integer("head"),
+                    headDigest: try c.read("head_digest", ModelReader.digest),
+                    mode: try c.enumeration("mode"),
+                    role: try c.enumeration("role"),
+                    serverTime: try c.read("server_time", ModelReader.timestamp)
                 )
-            case "changeset":
-                return .changeset(try Changeset(from: decoder))
-            case "caught_up":
-                return .caughtUp(head: try c.integer(Revision.self, "head"))
-            case "snapshot_begin":
-                return .snapshotBegin(
-                    SnapshotBegin(
-                        revision: try c.integer(Revision.self, "revision"),
-                        epoch: try c.value(String.self, "epoch"),
-                        digest: try c.value(Digest.self, "digest"),
-                        players: try c.integer(Int.self, "players"),
-                        matches: try c.integer(Int.self, "matches")
-                    )
+            )
+        case "changeset":
+            return .changeset(try ModelReader.changeset(c))
+        case "caught_up":
+            return .caughtUp(head: try c.integer("head"))
+        case "snapshot_begin":
+            return .snapshotBegin(
+                SnapshotBegin(
+                    revision: try c.integer("revision"),
+                    epoch: try c.string("epoch"),
+                    digest: try c.read("digest", ModelReader.digest),
+                    players: try c.integer("players"),
+                    matches: try c.integer("matches")
                 )
-            case "snapshot_chunk":
-                return .snapshotChunk(
-                    SnapshotChunk(
-                        players: try c.optionalValue([Player].self, "players") ?? [],
-                        matches: try c.optionalValue([Match].self, "matches") ?? [],
-                        ratings: try c.optionalValue([Rating].self, "ratings") ?? []
-                    )
+            )
+        case "snapshot_chunk":
+            return .snapshotChunk(
+                SnapshotChunk(
+                    players: try c.readIfPresent("players") { (value, path) throws(WireDecodingError) in
+                        try JSONReader.array(value, at: path, ModelReader.player)
+                    } ?? [],
+                    matches: try c.readIfPresent("matches") { (value, path) throws(WireDecodingError) in
+                        try JSONReader.array(value, at: path, ModelReader.match)
+                    } ?? [],
+                    ratings: try c.readIfPresent("ratings") { (value, path) throws(WireDecodingError) in
+                        try JSONReader.array(value, at: path, ModelReader.rating)
+                    } ?? []
                 )
-            case "snapshot_end":
-                return .snapshotEnd(
-                    revision: try c.integer(Revision.self, "revision"),
-                    digest: try c.value(Digest.self, "digest")
-                )
-            case "ack":
-                return .ack(
-                    seq: try c.integer(UInt64.self, "seq"),
-                    revision: try c.integer(Revision.self, "revision"),
-                    noop: try c.optionalValue(Bool.self, "noop") ?? false
-                )
-            case "rejected":
-                return .rejected(seq: try c.integer(UInt64.self, "seq"), try MutationRejection(from: decoder))
-            case "rate_limited":
-                return .rateLimited(
-                    seq: try c.optionalInteger(UInt64.self, "seq"),
-                    retryAfterMilliseconds: try c.integer(Int.self, "retry_after_ms")
-                )
-            case "overloaded":
-                return .overloaded(retryAfterMilliseconds: try c.integer(Int.self, "retry_after_ms"))
-            default:
-                return .error(code: try c.enumeration(WireErrorCode.self, "code"), message: try c.value(String.self, "message"))
-            }
+            )
+        case "snapshot_end":
+            return .snapshotEnd(revision: try c.integer("revision"), digest: try c.read("digest", ModelReader.digest))
+        case "ack":
+            return .ack(
+                seq: try c.integer("seq"),
+                revision: try c.integer("revision"),
+                noop: try c.readIfPresent("noop", JSONReader.bool) ?? false
+            )
+        case "rejected":
+            return .rejected(seq: try c.integer("seq"), try ModelReader.rejection(c))
+        case "rate_limited":
+            return .rateLimited(seq: try c.optionalInteger("seq"), retryAfterMilliseconds: try c.integer("retry_after_ms"))
+        case "overloaded":
+            return .overloaded(retryAfterMilliseconds: try c.integer("retry_after_ms"))
+        default:
+            return .error(code: try c.enumeration("code"), message: try c.string("message"))
         }
     }
 }

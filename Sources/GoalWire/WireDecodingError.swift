@@ -1,3 +1,5 @@
+import GoalModel
+
 /// Why an inbound message could not be decoded: the path of the offending field and what was expected.
 ///
 /// Decoding never traps: random bytes, truncated JSON, invalid UTF-8, wrong types, unknown `type` values and
@@ -20,9 +22,39 @@ public struct WireDecodingError: Error, Hashable, Sendable, CustomStringConverti
     /// The field the error is about: `<type>.<key>[index].<key>…`, or `message` for the message as a whole.
     public let path: String
 
-    private init(_ kind: Kind, path: String) {
+    /// The `seq` of the `mutate` this error is about, when its envelope (`type`, `seq`) was readable and the
+    /// error is in one of its other fields: the mutation is refused, the session goes on (`rejectedMutation`).
+    public let mutateSeq: UInt64?
+
+    private init(_ kind: Kind, path: String, mutateSeq: UInt64? = nil) {
         self.kind = kind
         self.path = path
+        self.mutateSeq = mutateSeq
+    }
+
+    /// This error, about a field of the `mutate` whose `seq` is `seq`.
+    func inMutate(seq: UInt64) -> WireDecodingError {
+        WireDecodingError(kind, path: path, mutateSeq: seq)
+    }
+
+    /// The answer to a `mutate` whose `seq` was readable but whose other fields were not:
+    /// `rejected{seq, code: "invalid", fields: [the top-level member], message: description}`. nil for any other
+    /// error, which is answered with `error{code}` and a close.
+    public var rejectedMutation: ServerMessage? {
+        guard let seq = mutateSeq else { return nil }
+        return .rejected(
+            seq: seq,
+            MutationRejection(code: .invalid, message: description, fields: field.map { [$0] } ?? [])
+        )
+    }
+
+    /// The top-level member of the message that the path names (`home_players` for
+    /// `mutate.home_players[1]`), or nil for the message as a whole.
+    public var field: String? {
+        guard let dot = path.firstIndex(of: ".") else { return nil }
+        let rest = path[path.index(after: dot)...]
+        let end = rest.firstIndex { $0 == "." || $0 == "[" } ?? rest.endIndex
+        return String(rest[..<end])
     }
 
     /// The message exceeds the size limit in force.

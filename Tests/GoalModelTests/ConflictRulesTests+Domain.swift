@@ -79,76 +79,101 @@ extension ConflictRulesTests {
     func goalBounds(_ scenario: Scenario) { scenario.verify() }
 
     @Test(
-        "After merging, the domain rules are checked again",
+        "After merging, the domain rules are checked again, each with its own code",
         arguments: [
             Scenario(
                 "two edits put p6 on both sides: the second is refused",
                 Step(clientA, .fixture, update(1, home: [1, 6])),
                 Step(clientB, .fixture, update(1, away: [2, 6])),
-                expect: .rejected(.invalid, fields: ["home_players", "away_players"]),
+                expect: .rejected(.playerOnBothSides, fields: ["home_players", "away_players"]),
                 then: { matchIs($0, 1, home: [1, 6], away: [2]) }
             ),
             Scenario(
                 "one edit puts the away player at home",
                 Step(clientA, .fixture, update(1, home: [2])),
-                expect: .rejected(.invalid)
+                expect: .rejected(.playerOnBothSides, fields: ["home_players", "away_players"])
             ),
             Scenario(
                 "an empty side",
                 Step(clientA, .fixture, update(1, home: [])),
-                expect: .rejected(.invalid, fields: ["home_players"])
+                expect: .rejected(.emptySide, fields: ["home_players"])
             ),
             Scenario(
                 "a player twice on one side",
                 Step(clientA, .fixture, update(1, away: [2, 2])),
-                expect: .rejected(.invalid, fields: ["away_players"])
+                expect: .rejected(.playerListedTwice, fields: ["away_players"])
             ),
             Scenario(
                 "an unknown player",
                 Step(clientA, .fixture, update(1, away: [99])),
-                expect: .rejected(.invalid, fields: ["away_players"])
+                expect: .rejected(.unknownPlayer, fields: ["away_players"])
             ),
             Scenario(
                 "a player deleted after base",
                 Step(clientA, .fixture, createPlayer(7, "Gina")),
                 Step(clientA, .head, deletePlayer(7)),
                 Step(clientB, .fixture, update(1, home: [7])),
-                expect: .rejected(.invalid, fields: ["home_players"])
+                expect: .rejected(.unknownPlayer, fields: ["home_players"])
             ),
             Scenario(
                 "create: a player on both sides",
                 Step(clientA, .fixture, createMatch(3, [1, 6], [6])),
-                expect: .rejected(.invalid)
+                expect: .rejected(.playerOnBothSides, fields: ["home_players", "away_players"])
             ),
             Scenario(
                 "create: an empty side",
                 Step(clientA, .fixture, createMatch(3, [1], [])),
-                expect: .rejected(.invalid, fields: ["away_players"])
+                expect: .rejected(.emptySide, fields: ["away_players"])
             ),
             Scenario(
                 "create: an unknown player",
                 Step(clientA, .fixture, createMatch(3, [1], [42])),
-                expect: .rejected(.invalid)
+                expect: .rejected(.unknownPlayer, fields: ["away_players"])
             ),
             Scenario(
                 "create: an existing match id",
                 Step(clientA, .fixture, createMatch(1, [1], [2])),
-                expect: .rejected(.invalid)
+                expect: .rejected(.idTaken, fields: ["id"])
             ),
             Scenario(
                 "create: an existing player id",
                 Step(clientA, .fixture, createPlayer(1, "Zed")),
-                expect: .rejected(.invalid)
+                expect: .rejected(.idTaken, fields: ["id"])
             ),
             Scenario(
                 "create: a bad name",
                 Step(clientA, .fixture, createPlayer(7, " \u{202E}evil")),
-                expect: .rejected(.invalid, fields: ["name"])
+                expect: .rejected(.forbiddenCharacter, fields: ["name"])
             ),
             Scenario(
                 "a base ahead of the head",
                 Step(clientA, .at(9), createPlayer(7, "Gina")),
-                expect: .rejected(.invalid)
+                expect: .rejected(.baseAhead, fields: [])
+            ),
+            Scenario(
+                "create: a blank name",
+                Step(clientA, .fixture, createPlayer(7, " \t ")),
+                expect: .rejected(.blankName, fields: ["name"])
+            ),
+            Scenario(
+                "create: a name too long",
+                Step(clientA, .fixture, createPlayer(7, String(repeating: "x", count: 65))),
+                expect: .rejected(.nameTooLong, fields: ["name"])
+            ),
+            Scenario(
+                "rename: a blank name",
+                Step(clientA, .fixture, rename(6, "")),
+                expect: .rejected(.blankName, fields: ["name"])
+            ),
+            Scenario(
+                "a player listed twice at home",
+                Step(clientA, .fixture, createMatch(3, [1, 1], [2])),
+                expect: .rejected(.playerListedTwice, fields: ["home_players"])
+            ),
+            Scenario(
+                "an unknown player at home",
+                Step(clientA, .fixture, createMatch(3, [42], [2])),
+                expect: .rejected(.unknownPlayer, fields: ["home_players"])
             ),
         ]
     )

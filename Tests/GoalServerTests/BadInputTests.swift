@@ -38,10 +38,19 @@ struct BadInputTests {
         ("over 4 KiB before hello", .beforeHello([UInt8](repeating: 0x20, count: 5_000)), .tooLarge, 4413),
         ("invalid UTF-8", .afterHello([0x7b, 0xff, 0xfe, 0x7d]), .badMessage, 4400),
         (
-            "wrong types",
+            "a seq of the wrong type",
             .afterHello(
                 Array(
-                    #"{"type":"mutate","seq":1,"base":0,"op":"adjust_goals","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b","side":"home","delta":"one"}"#
+                    #"{"type":"mutate","seq":"one","base":0,"op":"adjust_goals","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b","side":"home","delta":1}"#
+                        .utf8
+                )
+            ), .badMessage, 4400
+        ),
+        (
+            "a seq of 2^63 (refused, never clamped)",
+            .afterHello(
+                Array(
+                    #"{"type":"mutate","seq":9223372036854775808,"base":0,"op":"delete_match","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b"}"#
                         .utf8
                 )
             ), .badMessage, 4400

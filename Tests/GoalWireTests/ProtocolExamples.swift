@@ -126,6 +126,13 @@ enum ProtocolExamples {
             ),
             ("rejected player_in_use", ServerMessage.rejected(seq: 5, MutationRejection(code: .playerInUse, message: "Béa plays in 1 match", fields: [])).encoded()),
             (
+                "rejected invalid",
+                ServerMessage.rejected(
+                    seq: 10,
+                    MutationRejection(code: .invalid, message: "mutate.home_goals: expected an integer; found a fraction", fields: ["home_goals"])
+                ).encoded()
+            ),
+            (
                 "snapshot_begin",
                 ServerMessage.snapshotBegin(ServerMessage.SnapshotBegin(revision: 4, epoch: epoch, digest: head.digest, players: 2, matches: 1)).encoded()
             ),
@@ -142,7 +149,7 @@ enum ProtocolExamples {
             ("snapshot_end", ServerMessage.snapshotEnd(revision: 4, digest: head.digest).encoded()),
             ("rate_limited", ServerMessage.rateLimited(seq: 12, retryAfterMilliseconds: 250).encoded()),
             ("overloaded", ServerMessage.overloaded(retryAfterMilliseconds: 500).encoded()),
-            ("error", ServerMessage.error(code: .badMessage, message: "mutate.home_goals: expected an integer, found a string").encoded()),
+            ("error", ServerMessage.error(code: .badMessage, message: "mutate.seq: expected a non-negative integer, found a string").encoded()),
         ]
         return examples
     }

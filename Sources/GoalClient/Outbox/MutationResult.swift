@@ -16,7 +16,8 @@ public struct MutationAck: Hashable, Sendable {
 }
 
 /// Why a mutation's producer failed: the server refused it (a typed `MutationRejection`: conflict with the current
-/// entity, invalid, not_found, name_taken, unauthorized, …), or the client stopped before an answer arrived.
+/// entity, not_found, name_taken, empty_side, invalid for a malformed field, unauthorized, … — every code of
+/// `MutationRejection.Code`), or the client stopped before an answer arrived.
 ///
 /// Value type, `Sendable`; `description` is a message a person can act on.
 public struct MutationError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -19,6 +19,15 @@ public struct PlayerNameError: Error, Hashable, Sendable, CustomStringConvertibl
         PlayerNameError(kind: .forbiddenCharacter(scalar))
     }
 
+    /// The rejection code of the broken rule: `blank_name`, `name_too_long` or `forbidden_character`.
+    public var rejectionCode: MutationRejection.Code {
+        switch kind {
+        case .empty: .blankName
+        case .tooLong: .nameTooLong
+        case .forbiddenCharacter: .forbiddenCharacter
+        }
+    }
+
     public var description: String {
         switch kind {
         case .empty:

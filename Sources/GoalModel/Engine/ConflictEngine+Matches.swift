@@ -2,8 +2,8 @@ import HashTreeCollections
 
 /// Match actions: create, update (absolute sets), adjust goals (increments), delete.
 extension ConflictEngine {
-    /// `create_match`: an existing id → `invalid`; goals outside 0…999 → `goals_out_of_range`; broken sides
-    /// → `invalid`. Commits the match and the ratings of its players.
+    /// `create_match`: an existing id → `id_taken`; goals outside 0…999 → `goals_out_of_range`; broken sides
+    /// → the side rule's code (`empty_side`, `player_listed_twice`, `player_on_both_sides`, `unknown_player`). Commits the match and the ratings of its players.
     static func createMatch(
         id: MatchID,
         homePlayers: [PlayerID],
@@ -14,7 +14,7 @@ extension ConflictEngine {
         _ state: inout LeagueState
     ) -> ActionResult {
         guard state.matches[id] == nil else {
-            return .rejected(MutationRejection(code: .invalid, message: "a match with id \(id) already exists"))
+            return .rejected(Rejections.idTaken("match", id: id.description))
         }
         if let rejection = MatchRules.checkGoals(homeGoals, side: .home)
             ?? MatchRules.checkGoals(awayGoals, side: .away)
@@ -42,7 +42,7 @@ extension ConflictEngine {
     /// `update_match`: a missing match → `not_found`; written goals outside 0…999 → `goals_out_of_range`;
     /// any written field changed after the base by another instance to a value other than the written one →
     /// `conflict` (all such fields, the current match); every write equal to the current value → `.noop`;
-    /// merged sides breaking a rule → `invalid`. Stamps only the fields whose value changes.
+    /// merged sides breaking a rule → that rule's code. Stamps only the fields whose value changes.
     static func updateMatch(
         id: MatchID,
         _ update: MatchUpdate,

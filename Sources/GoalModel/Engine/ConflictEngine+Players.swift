@@ -2,7 +2,8 @@ import HashTreeCollections
 
 /// Player actions: create, rename, delete.
 extension ConflictEngine {
-    /// `create_player`: an existing id → `invalid`; a bad name → `invalid` (the name rule's description);
+    /// `create_player`: an existing id → `id_taken`; a bad name → that rule's code (`blank_name`,
+    /// `name_too_long`, `forbidden_character`);
     /// a name whose key another player holds → `name_taken`. Commits the player and its zero rating.
     static func createPlayer(
         id: PlayerID,
@@ -11,7 +12,7 @@ extension ConflictEngine {
         _ state: inout LeagueState
     ) -> ActionResult {
         guard state.players[id] == nil else {
-            return .rejected(MutationRejection(code: .invalid, message: "a player with id \(id) already exists"))
+            return .rejected(Rejections.idTaken("player", id: id.description))
         }
         let name: PlayerName
         switch validate(rawName) {
@@ -26,7 +27,7 @@ extension ConflictEngine {
         return .changed([.playerUpserted(player), .ratingUpdated(Rating(playerID: id))])
     }
 
-    /// `rename_player`: a missing player → `not_found`; a bad name → `invalid`; the name changed after the
+    /// `rename_player`: a missing player → `not_found`; a bad name → that rule's code; the name changed after the
     /// base by another instance to a different value → `conflict`; the same name → `.noop`; a key another
     /// player holds → `name_taken` (a change of case only, "alice" → "Alice", keeps the key and is fine).
     static func renamePlayer(
@@ -93,9 +94,7 @@ extension ConflictEngine {
         do {
             return .success(try PlayerName(validating: raw))
         } catch {
-            return .failure(
-                MutationRejection(code: .invalid, message: error.description, fields: [PlayerField.name.rawValue])
-            )
+            return .failure(Rejections.badName(error))
         }
     }
 

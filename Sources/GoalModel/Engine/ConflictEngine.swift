@@ -14,12 +14,14 @@ import HashTreeCollections
 /// 1. Exactly once: a kept (instance, seq) with the same payload → `.duplicate(original)`; with a different
 ///    payload → `id_reused`; an expired seq → `id_expired` (see `ClientRecord.isExpired(_:)`). None of these
 ///    is recorded.
-/// 2. `base` newer than the state's revision → `invalid` (a client cannot have read the future).
+/// 2. `base` newer than the state's revision → `base_ahead` (a client cannot have read the future).
 /// 3. The action's own checks (see `ConflictEngine+Players.swift` and `ConflictEngine+Matches.swift`), in
-///    this order: existence (`not_found`, or `invalid` for a create with an existing id), input validity
-///    (`invalid` name, `goals_out_of_range` for absolute goals), conflicts against `base` (`conflict`), no-op
-///    detection (`.noop`), then rules on the merged result (`goals_out_of_range` for increments,
-///    `name_taken`, `invalid` sides, `player_in_use`).
+///    this order: existence (`not_found`, or `id_taken` for a create with an existing id), input validity
+///    (`blank_name`, `name_too_long`, `forbidden_character`, `goals_out_of_range` for absolute goals),
+///    conflicts against `base` (`conflict`), no-op detection (`.noop`), then rules on the merged result
+///    (`goals_out_of_range` for increments, `name_taken`, the side rules `empty_side`, `player_listed_twice`,
+///    `player_on_both_sides`, `unknown_player`, and `player_in_use`). `invalid` is never the engine's: it is
+///    the wire's answer to a mutation whose fields could not be read.
 ///
 /// Every outcome of step 2 and 3 — commit, noop or rejection — is recorded in the client's `ClientRecord`.
 public enum ConflictEngine {

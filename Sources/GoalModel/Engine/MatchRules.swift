@@ -9,35 +9,40 @@ public enum MatchRules {
     ///   - homePlayers: The home side, in order.
     ///   - awayPlayers: The away side, in order.
     ///   - playerExists: Whether a player id exists (a state lookup).
-    /// - Returns: nil when the sides are valid, otherwise an `invalid` rejection whose message names the first
-    ///   broken rule and whose fields name the side(s) involved.
+    /// - Returns: nil when the sides are valid, otherwise a rejection with the first broken rule's code
+    ///   (`empty_side`, `player_listed_twice`, `player_on_both_sides`, `unknown_player`), a message naming it and
+    ///   the side(s) involved as fields.
     public static func checkSides(
         homePlayers: [PlayerID],
         awayPlayers: [PlayerID],
         playerExists: (PlayerID) -> Bool
     ) -> MutationRejection? {
         for side in Side.allCases where (side == .home ? homePlayers : awayPlayers).isEmpty {
-            return invalid("the \(side.rawValue) side needs at least one player", [.players(side)])
+            return reject(.emptySide, "the \(side.rawValue) side needs at least one player", [.players(side)])
         }
         var home: Set<PlayerID> = []
         for id in homePlayers {
             guard home.insert(id).inserted else {
-                return invalid("player \(id.shortID) is listed twice on the home side", [.homePlayers])
+                return reject(.playerListedTwice, "player \(id.shortID) is listed twice on the home side", [.homePlayers])
             }
             guard playerExists(id) else {
-                return invalid("player \(id) does not exist", [.homePlayers])
+                return reject(.unknownPlayer, "player \(id) does not exist", [.homePlayers])
             }
         }
         var away: Set<PlayerID> = []
         for id in awayPlayers {
             guard away.insert(id).inserted else {
-                return invalid("player \(id.shortID) is listed twice on the away side", [.awayPlayers])
+                return reject(.playerListedTwice, "player \(id.shortID) is listed twice on the away side", [.awayPlayers])
             }
             guard !home.contains(id) else {
-                return invalid("player \(id.shortID) cannot play on both sides", [.homePlayers, .awayPlayers])
+                return reject(
+                    .playerOnBothSides,
+                    "player \(id.shortID) cannot play on both sides",
+                    [.homePlayers, .awayPlayers]
+                )
             }
             guard playerExists(id) else {
-                return invalid("player \(id) does not exist", [.awayPlayers])
+                return reject(.unknownPlayer, "player \(id) does not exist", [.awayPlayers])
             }
         }
         return nil
@@ -55,7 +60,11 @@ public enum MatchRules {
         )
     }
 
-    private static func invalid(_ message: String, _ fields: [MatchField]) -> MutationRejection {
-        MutationRejection(code: .invalid, message: message, fields: fields.map(\.rawValue))
+    private static func reject(
+        _ code: MutationRejection.Code,
+        _ message: String,
+        _ fields: [MatchField]
+    ) -> MutationRejection {
+        MutationRejection(code: code, message: message, fields: fields.map(\.rawValue))
     }
 }

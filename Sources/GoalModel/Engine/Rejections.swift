@@ -18,7 +18,7 @@ enum Rejections {
 
     static func baseAhead(_ base: Revision, head: Revision) -> MutationRejection {
         MutationRejection(
-            code: .invalid,
+            code: .baseAhead,
             message: "base revision \(base) is ahead of the league's revision \(head)"
         )
     }
@@ -48,5 +48,15 @@ enum Rejections {
             fields: fields,
             current: current
         )
+    }
+
+    /// A create whose entity id is (or was) in use.
+    static func idTaken(_ entity: String, id: String) -> MutationRejection {
+        MutationRejection(code: .idTaken, message: "a \(entity) with id \(id) already exists", fields: ["id"])
+    }
+
+    /// A name that breaks one of `PlayerName`'s rules, with that rule's own code.
+    static func badName(_ error: PlayerNameError) -> MutationRejection {
+        MutationRejection(code: error.rejectionCode, message: error.description, fields: [PlayerField.name.rawValue])
     }
 }

@@ -227,6 +227,13 @@ final class SessionHandler: ChannelInboundHandler {
         do throws(WireDecodingError) {
             body(try ClientMessage.decode(bytes, limit: limit))
         } catch {
+            // A mutate whose seq was readable but whose other fields were not is refused alone (PROTOCOL §7):
+            // `rejected{seq, invalid}`, as a reply so it is held like any answer while catching up.
+            if case .open = phase, let rejected = error.rejectedMutation, let context {
+                deliverReply(ServerFrameEncoder.textFrame(rejected.encoded(), allocator: context.channel.allocator))
+                flushIfNeeded()
+                return
+            }
             fail(error.code, error.description)
         }
     }

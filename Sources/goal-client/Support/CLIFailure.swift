@@ -4,7 +4,7 @@ struct CLIFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The process exit codes (DESIGN.md "Client side").
     enum Code: Int32, Sendable, Equatable {
         case ok = 0
-        /// The server refused the request (conflict, invalid, not found, name taken, player in use…).
+        /// The server refused the request: any `rejected` code (conflict, not_found, name_taken, empty_side, …).
         case refused = 1
         /// Bad command line or missing configuration.
         case usage = 2

@@ -142,7 +142,7 @@ struct ReferenceModel {
 
         let result: Result
         if mutation.base > revision {
-            result = .rejected(.invalid, fields: [], current: nil)
+            result = .rejected(.baseAhead, fields: [], current: nil)
         } else {
             result = decide(mutation, author: author, time: time)
         }
@@ -174,7 +174,8 @@ struct ReferenceModel {
 
     private func outOfRange(_ goals: Int) -> Bool { goals < 0 || goals > 999 }
 
-    /// Naive side rules: nil when valid.
+    /// Naive side rules: true when broken. The oracle reports any side rule as `invalid` (which of the four
+    /// rules is named first is the engine's order); the test maps the engine's side codes to `invalid`.
     private func sidesInvalid(_ home: [PlayerID], _ away: [PlayerID]) -> Bool {
         if home.isEmpty || away.isEmpty { return true }
         if Set(home).count != home.count || Set(away).count != away.count { return true }
@@ -187,8 +188,9 @@ struct ReferenceModel {
         var changes: [Change] = []
         switch mutation.action {
         case .createPlayer(let id, let raw):
-            if players[id] != nil { return reject(.invalid) }
-            guard let name = try? PlayerName(validating: raw) else { return reject(.invalid, ["name"]) }
+            if players[id] != nil { return reject(.idTaken, ["id"]) }
+            let name: PlayerName
+            do { name = try PlayerName(validating: raw) } catch { return reject(error.rejectionCode, ["name"]) }
             if players.values.contains(where: { $0.key == name.key }) { return reject(.nameTaken, ["name"]) }
             players[id] = PlayerRow(id: id, name: name.value, key: name.key, created: next, nameStamp: next)
             playerOrder.append(id)
@@ -196,7 +198,8 @@ struct ReferenceModel {
 
         case .renamePlayer(let id, let raw):
             guard let row = players[id] else { return reject(.notFound) }
-            guard let name = try? PlayerName(validating: raw) else { return reject(.invalid, ["name"]) }
+            let name: PlayerName
+            do { name = try PlayerName(validating: raw) } catch { return reject(error.rejectionCode, ["name"]) }
             if changedByOther(row.nameStamp, mutation), row.name != name.value {
                 return reject(.conflict, ["name"], .player(player(id)!))
             }
@@ -222,7 +225,7 @@ struct ReferenceModel {
             changes = [.playerDeleted(id)]
 
         case .createMatch(let id, let home, let away, let homeGoals, let awayGoals):
-            if matches[id] != nil { return reject(.invalid) }
+            if matches[id] != nil { return reject(.idTaken, ["id"]) }
             if outOfRange(homeGoals) { return reject(.goalsOutOfRange, ["home_goals"]) }
             if outOfRange(awayGoals) { return reject(.goalsOutOfRange, ["away_goals"]) }
             if sidesInvalid(home, away) { return reject(.invalid) }
