@@ -1,3 +1,4 @@
+import Foundation
 import GoalModel
 import GoalWire
 import Testing
@@ -109,6 +110,22 @@ struct StrictIntegerTests {
             #expect(error.path == path)
             #expect(error.code == .badMessage)
             #expect((error.rejectedMutation != nil) == rejectable)
+        }
+    }
+
+    @Test("-0 reads as 0, also in an unsigned field; -1 there is a negative number")
+    func negativeZero() throws {
+        let input = #"{"type":"mutate","seq":5,"base":-0,"op":"delete_match","id":"\#(Self.match)"}"#
+        guard case .mutate(let mutate) = try ClientMessage.decode(Array(input.utf8)) else {
+            Issue.record("not a mutate")
+            return
+        }
+        #expect(mutate.base == 0)
+        do {
+            _ = try ClientMessage.decode(Array(input.replacingOccurrences(of: "-0", with: "-1").utf8))
+            Issue.record("accepted a negative base")
+        } catch {
+            #expect(error.description == "mutate.base: expected a non-negative integer; found a negative number")
         }
     }
 

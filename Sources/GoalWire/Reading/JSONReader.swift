@@ -2,7 +2,8 @@
 /// (`mutate.home_players[1]`) and what was expected.
 ///
 /// Integers are integers: a number with a fraction (`10.0`, `-0.0`) or an exponent (`1e1`) is refused at its
-/// field, as are negative values for unsigned fields and values beyond the type's range. Stateless functions.
+/// field, as are negative values for unsigned fields and values beyond the type's range; `-0` reads as 0.
+/// Stateless functions.
 enum JSONReader {
     /// Reads an integer of type `T`; see the type's documentation for what is refused.
     static func integer<T: FixedWidthInteger>(_ value: JSONValue, at path: String) throws(WireDecodingError) -> T {
@@ -16,10 +17,10 @@ enum JSONReader {
         if text.utf8.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) {
             throw .invalidValue(path, "expected \(expected); found a number with an exponent")
         }
-        if !T.isSigned && text.hasPrefix("-") {
+        if !T.isSigned && text.hasPrefix("-") && text != "-0" {
             throw .invalidValue(path, "expected \(expected); found a negative number")
         }
-        guard let integer = T(text, radix: 10) else {
+        guard let integer = T(text == "-0" ? "0" : text, radix: 10) else {
             throw .invalidValue(path, "expected \(expected); found a number out of range")
         }
         return integer
