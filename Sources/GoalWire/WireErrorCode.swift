@@ -3,7 +3,7 @@
 /// Every `error` is fatal to the session: the server sends it, then closes with `closeCode` (see
 /// `CloseCode+WireErrorCode.swift`). Refusals of a single mutation are not errors but `rejected` messages.
 /// Value type, `Sendable`.
-public enum WireErrorCode: String, Hashable, Sendable, CaseIterable, Codable {
+public enum WireErrorCode: String, Hashable, Sendable, CaseIterable {
     /// The message is not valid JSON, not valid UTF-8, or does not have the documented shape.
     case badMessage = "bad_message"
     /// The message's `type` is not one this protocol version knows.
