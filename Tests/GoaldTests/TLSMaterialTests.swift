@@ -17,7 +17,9 @@ struct TLSMaterialTests {
         #expect(material.fingerprint.count == 64)
         #expect(material.fingerprint.allSatisfy { "0123456789abcdef".contains($0) })
         _ = try material.makeServerContext()
+        // PROTOCOL.md §1: TLS 1.2 and 1.3 are accepted (no maximum: BoringSSL's own, 1.3), nothing older.
         #expect(material.serverConfiguration.minimumTLSVersion == .tlsv12)
+        #expect(material.serverConfiguration.maximumTLSVersion == nil)
         // Loading again reuses the files: same leaf, same fingerprint.
         #expect(try TLSMaterial.load(for: configuration).fingerprint == material.fingerprint)
     }
