@@ -11,7 +11,8 @@ enum ClientRecordCoding {
         Data(ClientResultsCoding.encode(record.results))
     }
 
-    static func decode(instance: ClientInstanceID, lastSeq: UInt64, results: Data) throws(StorageError) -> ClientRecord {
+    static func decode(instance: ClientInstanceID, lastSeq: UInt64, results: Data) throws(StorageError) -> ClientRecord
+    {
         do {
             let entries = try ClientResultsCoding.decode([UInt8](results))
             return ClientRecord(instance: instance, lastSeq: lastSeq, results: entries)

@@ -83,7 +83,8 @@ extension ServerMessage {
     ///   - bytes: the frame's bytes (UTF-8 JSON).
     ///   - limit: the largest frame accepted (`maxMessageBytes` by default).
     /// - Throws: `WireDecodingError` naming the field and what was expected.
-    public static func decode(_ bytes: [UInt8], limit: Int = maxMessageBytes) throws(WireDecodingError) -> ServerMessage {
+    public static func decode(_ bytes: [UInt8], limit: Int = maxMessageBytes) throws(WireDecodingError) -> ServerMessage
+    {
         let (type, c) = try WireJSON.envelope(bytes, limit: limit, known: ServerMessage.types)
         switch type {
         case "welcome":
@@ -137,7 +138,10 @@ extension ServerMessage {
         case "rejected":
             return .rejected(seq: try c.integer("seq"), try ModelReader.rejection(c))
         case "rate_limited":
-            return .rateLimited(seq: try c.optionalInteger("seq"), retryAfterMilliseconds: try c.integer("retry_after_ms"))
+            return .rateLimited(
+                seq: try c.optionalInteger("seq"),
+                retryAfterMilliseconds: try c.integer("retry_after_ms")
+            )
         case "overloaded":
             return .overloaded(retryAfterMilliseconds: try c.integer("retry_after_ms"))
         default:

@@ -14,22 +14,30 @@ struct PreciseRejectionTests {
     func fractionalGoals(number: String) async throws {
         try await withTestDaemon { daemon in
             let client = try await TestWebSocketClient.connect(try daemon.connector())
-            let hello = ClientMessage.hello(.init(token: daemon.tokens.editor, clientInstance: .random(), stream: .acks))
+            let hello = ClientMessage.hello(
+                .init(token: daemon.tokens.editor, clientInstance: .random(), stream: .acks)
+            )
             try await client.send(text: hello.encoded())
             #expect(try await client.nextText().contains(#""type":"welcome""#))
 
             let ada = PlayerID()
             let bea = PlayerID()
             for (seq, name, id) in [(1, "Ada", ada), (2, "Béa", bea)] {
-                let create = ClientMessage.mutate(.init(seq: UInt64(seq), base: 0, action: .createPlayer(id: id, name: name)))
+                let create = ClientMessage.mutate(
+                    .init(seq: UInt64(seq), base: 0, action: .createPlayer(id: id, name: name))
+                )
                 try await client.send(text: create.encoded())
                 #expect(try ServerMessage.decode(Array(try await client.nextText().utf8)).isAck(seq: UInt64(seq)))
             }
 
-            let bad = #"{"type":"mutate","seq":3,"base":0,"op":"create_match","id":"\#(Self.match)","#
+            let bad =
+                #"{"type":"mutate","seq":3,"base":0,"op":"create_match","id":"\#(Self.match)","#
                 + #""home_players":["\#(ada)"],"away_players":["\#(bea)"],"home_goals":\#(number),"away_goals":0}"#
             try await client.send(text: Array(bad.utf8))
-            guard case .rejected(let seq, let rejection) = try ServerMessage.decode(Array(try await client.nextText().utf8))
+            guard
+                case .rejected(let seq, let rejection) = try ServerMessage.decode(
+                    Array(try await client.nextText().utf8)
+                )
             else {
                 Issue.record("no rejection for home_goals \(number)")
                 return

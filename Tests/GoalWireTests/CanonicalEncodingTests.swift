@@ -19,7 +19,10 @@ struct CanonicalEncodingTests {
         }
         let payload = ChangesetFrame.payload(of: changeset)
         let object = try JSONSerialization.jsonObject(with: Data(payload))
-        let foundation = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        let foundation = try JSONSerialization.data(
+            withJSONObject: object,
+            options: [.sortedKeys, .withoutEscapingSlashes]
+        )
         #expect(String(decoding: payload, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
     }
 
@@ -42,7 +45,11 @@ struct CanonicalEncodingTests {
     func payloadShape() {
         let text = String(decoding: ChangesetFrame.payload(of: Fixtures.changeset()), as: UTF8.self)
         #expect(text.hasPrefix(#"{"action":{"delta":1,"id":"#))
-        #expect(text.contains(#""client_instance":"8f14e45f-ceea-467f-a0e6-ae4ba9d5f9b1","revision":42,"seq":17,"time":1767225600123}"#))
+        #expect(
+            text.contains(
+                #""client_instance":"8f14e45f-ceea-467f-a0e6-ae4ba9d5f9b1","revision":42,"seq":17,"time":1767225600123}"#
+            )
+        )
         #expect(!text.contains("digest") && !text.contains("\"type\""))
         #expect(!text.contains(": ") && !text.contains(", "))
     }

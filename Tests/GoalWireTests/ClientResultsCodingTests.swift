@@ -46,7 +46,8 @@ struct ClientResultsCodingTests {
 
     @Test("a row written by JSONEncoder (escaped slashes) reads back")
     func legacyRow() throws {
-        let legacy = #"[{"fingerprint":"0000000000000007","outcome":{"code":"name_taken","fields":["name"],"#
+        let legacy =
+            #"[{"fingerprint":"0000000000000007","outcome":{"code":"name_taken","fields":["name"],"#
             + #""message":"the name \"A\/B\" is taken","outcome":"rejected"},"seq":12}]"#
         let entries = try ClientResultsCoding.decode(Array(legacy.utf8))
         #expect(entries.count == 1)
@@ -54,14 +55,18 @@ struct ClientResultsCodingTests {
         #expect(entries.first?.fingerprint.rawValue == 7)
         #expect(
             entries.first?.outcome
-                == .rejected(MutationRejection(code: .nameTaken, message: #"the name "A/B" is taken"#, fields: ["name"]))
+                == .rejected(
+                    MutationRejection(code: .nameTaken, message: #"the name "A/B" is taken"#, fields: ["name"])
+                )
         )
     }
 
     @Test("a damaged row is a typed error naming the field")
     func damaged() {
         do {
-            _ = try ClientResultsCoding.decode(Array(#"[{"fingerprint":"xyz","outcome":{"outcome":"noop","revision":1},"seq":1}]"#.utf8))
+            _ = try ClientResultsCoding.decode(
+                Array(#"[{"fingerprint":"xyz","outcome":{"outcome":"noop","revision":1},"seq":1}]"#.utf8)
+            )
             Issue.record("accepted a bad fingerprint")
         } catch {
             #expect(error.path == "results[0].fingerprint")

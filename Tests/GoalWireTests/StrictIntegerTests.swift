@@ -20,7 +20,10 @@ struct StrictIntegerTests {
         )
     }
 
-    @Test("a fraction or an exponent in an integer field is refused as invalid, naming the field", arguments: nonIntegers)
+    @Test(
+        "a fraction or an exponent in an integer field is refused as invalid, naming the field",
+        arguments: nonIntegers
+    )
     func nonIntegerGoals(number: String) throws {
         do {
             let message = try ClientMessage.decode(Self.createMatch(homeGoals: number))
@@ -46,15 +49,22 @@ struct StrictIntegerTests {
         } catch {
             #expect(error.description == "mutate.home_goals: expected an integer; found a fraction")
         }
-        let exponent = WireDecodingError.invalidValue("mutate.home_goals", "expected an integer; found a number with an exponent")
+        let exponent = WireDecodingError.invalidValue(
+            "mutate.home_goals",
+            "expected an integer; found a number with an exponent"
+        )
         do {
             _ = try ClientMessage.decode(Self.createMatch(homeGoals: "1e1"))
         } catch {
             #expect(error.description == exponent.description)
-            #expect(error.rejectedMutation?.encoded() == Array(
-                (#"{"type":"rejected","seq":7,"code":"invalid","fields":["home_goals"],"#
-                    + #""message":"mutate.home_goals: expected an integer; found a number with an exponent"}"#).utf8
-            ))
+            #expect(
+                error.rejectedMutation?.encoded()
+                    == Array(
+                        (#"{"type":"rejected","seq":7,"code":"invalid","fields":["home_goals"],"#
+                            + #""message":"mutate.home_goals: expected an integer; found a number with an exponent"}"#)
+                            .utf8
+                    )
+            )
         }
     }
 
@@ -71,15 +81,30 @@ struct StrictIntegerTests {
         }
     }
 
-    @Test("every integer field of every mutation refuses a fraction", arguments: [
-        (#"{"type":"mutate","seq":3,"base":0,"op":"adjust_goals","id":"\#(match)","side":"home","delta":1.0}"#, "delta"),
-        (#"{"type":"mutate","seq":3,"base":0,"op":"update_match","id":"\#(match)","away_goals":2.5}"#, "away_goals"),
-        (#"{"type":"mutate","seq":3,"base":0,"op":"update_match","id":"\#(match)","home_goals":2e0}"#, "home_goals"),
-        (#"{"type":"mutate","seq":3,"base":1.0,"op":"delete_match","id":"\#(match)"}"#, "base"),
-        (#"{"type":"mutate","seq":3,"base":0,"op":"delete_match","id":7}"#, "id"),
-        (#"{"type":"mutate","seq":3,"base":0,"op":"explode"}"#, "op"),
-        (#"{"type":"mutate","seq":3,"base":0,"op":"create_match","id":"\#(match)","home_players":["\#(player)",7],"away_players":[],"home_goals":0,"away_goals":0}"#, "home_players"),
-    ])
+    @Test(
+        "every integer field of every mutation refuses a fraction",
+        arguments: [
+            (
+                #"{"type":"mutate","seq":3,"base":0,"op":"adjust_goals","id":"\#(match)","side":"home","delta":1.0}"#,
+                "delta"
+            ),
+            (
+                #"{"type":"mutate","seq":3,"base":0,"op":"update_match","id":"\#(match)","away_goals":2.5}"#,
+                "away_goals"
+            ),
+            (
+                #"{"type":"mutate","seq":3,"base":0,"op":"update_match","id":"\#(match)","home_goals":2e0}"#,
+                "home_goals"
+            ),
+            (#"{"type":"mutate","seq":3,"base":1.0,"op":"delete_match","id":"\#(match)"}"#, "base"),
+            (#"{"type":"mutate","seq":3,"base":0,"op":"delete_match","id":7}"#, "id"),
+            (#"{"type":"mutate","seq":3,"base":0,"op":"explode"}"#, "op"),
+            (
+                #"{"type":"mutate","seq":3,"base":0,"op":"create_match","id":"\#(match)","home_players":["\#(player)",7],"away_players":[],"home_goals":0,"away_goals":0}"#,
+                "home_players"
+            ),
+        ]
+    )
     func everyField(input: String, field: String) {
         do {
             _ = try ClientMessage.decode(Array(input.utf8))
@@ -94,14 +119,32 @@ struct StrictIntegerTests {
         }
     }
 
-    @Test("seq, base and since at or beyond 2^63 are refused, never clamped; the error names the field", arguments: [
-        (#"{"type":"mutate","seq":9223372036854775808,"base":0,"op":"delete_match","id":"\#(match)"}"#, "mutate.seq", false),
-        (#"{"type":"mutate","seq":18446744073709551615,"base":0,"op":"delete_match","id":"\#(match)"}"#, "mutate.seq", false),
-        (#"{"type":"mutate","seq":18446744073709551616,"base":0,"op":"delete_match","id":"\#(match)"}"#, "mutate.seq", false),
-        (#"{"type":"mutate","seq":1e19,"base":0,"op":"delete_match","id":"\#(match)"}"#, "mutate.seq", false),
-        (#"{"type":"mutate","seq":4,"base":9223372036854775808,"op":"delete_match","id":"\#(match)"}"#, "mutate.base", true),
-        (#"{"type":"hello","protocol":1,"token":"t","client_instance":"x","since":9223372036854775808}"#, "hello.since", false),
-    ])
+    @Test(
+        "seq, base and since at or beyond 2^63 are refused, never clamped; the error names the field",
+        arguments: [
+            (
+                #"{"type":"mutate","seq":9223372036854775808,"base":0,"op":"delete_match","id":"\#(match)"}"#,
+                "mutate.seq", false
+            ),
+            (
+                #"{"type":"mutate","seq":18446744073709551615,"base":0,"op":"delete_match","id":"\#(match)"}"#,
+                "mutate.seq", false
+            ),
+            (
+                #"{"type":"mutate","seq":18446744073709551616,"base":0,"op":"delete_match","id":"\#(match)"}"#,
+                "mutate.seq", false
+            ),
+            (#"{"type":"mutate","seq":1e19,"base":0,"op":"delete_match","id":"\#(match)"}"#, "mutate.seq", false),
+            (
+                #"{"type":"mutate","seq":4,"base":9223372036854775808,"op":"delete_match","id":"\#(match)"}"#,
+                "mutate.base", true
+            ),
+            (
+                #"{"type":"hello","protocol":1,"token":"t","client_instance":"x","since":9223372036854775808}"#,
+                "hello.since", false
+            ),
+        ]
+    )
     func beyondSignedRange(input: String, path: String, rejectable: Bool) {
         do {
             let message = try ClientMessage.decode(Array(input.utf8))
@@ -158,7 +201,12 @@ struct StrictIntegerTests {
 
     @Test("server messages refuse non-integers too")
     func serverSide() {
-        #expect(throws: WireDecodingError.invalidValue("caught_up.head", "expected a non-negative integer; found a fraction")) {
+        #expect(
+            throws: WireDecodingError.invalidValue(
+                "caught_up.head",
+                "expected a non-negative integer; found a fraction"
+            )
+        ) {
             try ServerMessage.decode(Array(#"{"type":"caught_up","head":4.0}"#.utf8))
         }
         #expect(throws: WireDecodingError.self) {

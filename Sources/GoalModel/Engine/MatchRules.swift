@@ -23,7 +23,11 @@ public enum MatchRules {
         var home: Set<PlayerID> = []
         for id in homePlayers {
             guard home.insert(id).inserted else {
-                return reject(.playerListedTwice, "player \(id.shortID) is listed twice on the home side", [.homePlayers])
+                return reject(
+                    .playerListedTwice,
+                    "player \(id.shortID) is listed twice on the home side",
+                    [.homePlayers]
+                )
             }
             guard playerExists(id) else {
                 return reject(.unknownPlayer, "player \(id) does not exist", [.homePlayers])
@@ -32,7 +36,11 @@ public enum MatchRules {
         var away: Set<PlayerID> = []
         for id in awayPlayers {
             guard away.insert(id).inserted else {
-                return reject(.playerListedTwice, "player \(id.shortID) is listed twice on the away side", [.awayPlayers])
+                return reject(
+                    .playerListedTwice,
+                    "player \(id.shortID) is listed twice on the away side",
+                    [.awayPlayers]
+                )
             }
             guard !home.contains(id) else {
                 return reject(

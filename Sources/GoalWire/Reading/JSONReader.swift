@@ -138,7 +138,8 @@ struct JSONObject {
     }
 
     /// An integer member that may be absent (`null` is a type error, not "absent").
-    func optionalInteger<T: FixedWidthInteger>(_ key: String, as type: T.Type = T.self) throws(WireDecodingError) -> T? {
+    func optionalInteger<T: FixedWidthInteger>(_ key: String, as type: T.Type = T.self) throws(WireDecodingError) -> T?
+    {
         guard let value = member(key) else { return nil }
         return try JSONReader.integer(value, at: path(key))
     }
@@ -147,7 +148,10 @@ struct JSONObject {
         try JSONObject(try required(key), at: path(key))
     }
 
-    func enumeration<T: RawRepresentable & CaseIterable>(_ key: String, as type: T.Type = T.self) throws(WireDecodingError) -> T
+    func enumeration<T: RawRepresentable & CaseIterable>(
+        _ key: String,
+        as type: T.Type = T.self
+    ) throws(WireDecodingError) -> T
     where T.RawValue == String {
         try JSONReader.enumeration(try required(key), at: path(key))
     }
@@ -160,7 +164,10 @@ struct JSONObject {
     }
 
     /// Reads a required member with `read`, handing it the member's value and path.
-    func read<T>(_ key: String, _ read: (JSONValue, String) throws(WireDecodingError) -> T) throws(WireDecodingError) -> T {
+    func read<T>(
+        _ key: String,
+        _ read: (JSONValue, String) throws(WireDecodingError) -> T
+    ) throws(WireDecodingError) -> T {
         try read(try required(key), path(key))
     }
 
