@@ -175,7 +175,9 @@ struct EntityKeyedActionsTests {
         let mine = mock.store("mine")
         let matches = MatchesViewModel(store: mine)
         matches.active.value = true
-        let outcome = Outcome(matches.adjustGoalsAction.apply(GoalAdjustment(match: mock.match2, side: .away, delta: 1)))
+        let outcome = Outcome(
+            matches.adjustGoalsAction.apply(GoalAdjustment(match: mock.match2, side: .away, delta: 1))
+        )
         #expect(outcome.completed)
         #expect(mine.submitted.map(\.action) == [.adjustGoals(id: mock.match2, side: .away, delta: 1)])
         #expect(mine.submitted.map(\.base) == [6])

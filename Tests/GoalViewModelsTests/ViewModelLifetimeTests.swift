@@ -40,7 +40,11 @@ struct ViewModelLifetimeTests {
         }
         let alive = survivors.filter { $0.object != nil }.count
         #expect(alive == 0, "\(alive) of \(Self.rounds) \(name)s are still alive", sourceLocation: sourceLocation)
-        #expect(observerCounts(store) == baseline, "observers left on the store by \(name)", sourceLocation: sourceLocation)
+        #expect(
+            observerCounts(store) == baseline,
+            "observers left on the store by \(name)",
+            sourceLocation: sourceLocation
+        )
     }
 
     @Test func editMatchViewModels() {
