@@ -205,6 +205,11 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         }
     }
 
+    /// How many observers are attached now (read by tests through `Signal.observerCount`).
+    var observerCount: Int {
+        stateLock.withLock { observers.elements.count }
+    }
+
     private func removeObserver(using token: Bag<Observer>.Token) {
         // The removed observer is released when this function returns, outside the lock: its deinit may run
         // arbitrary code.

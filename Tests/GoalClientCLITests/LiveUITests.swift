@@ -81,6 +81,41 @@ struct LiveUITests {
         }
     }
 
+    @Test("a delete prompt keeps its match when another client's match arrives above it (issue 14, point 7)")
+    func deletePromptFollowsItsMatch() async throws {
+        try await withTestDaemon { daemon in
+            let editor = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
+            for name in ["Alice", "Bob", "Cy", "Di"] {
+                #expect(try await editor.run(["players", "add", name]).status == 0)
+            }
+            // Newest first: Alice–Di, Cy–Di, Alice–Bob (row 2).
+            for (home, away) in [("Alice", "Bob"), ("Cy", "Di"), ("Alice", "Di")] {
+                #expect(try await editor.run(["matches", "add", "--home", home, "--away", away]).status == 0)
+            }
+            try await withTmux { tmux in
+                try await tmux.start("a", command: editor.shellCommand())
+                let ready = try await tmux.waitFor("a") { Self.row($0, "Alice", "0 : 0", "Bob") && $0.contains("live") }
+                #expect(ready.held, "\(ready.screen)")
+                try await tmux.send("a", "Down", "Down", "d")
+                let prompt = try await tmux.waitFor("a") { $0.contains("Delete Alice 0 : 0 Bob? y/n") }
+                #expect(prompt.held, "\(prompt.screen)")
+                // Another client's match lands at the top, above the cursor, while the prompt is open.
+                let other = editor.with(token: daemon.tokens.editor2)
+                #expect(try await other.run(["matches", "add", "--home", "Bob", "--away", "Cy"]).status == 0)
+                let arrived = try await tmux.waitFor("a") { Self.row($0, "Bob", "0 : 0", "Cy") }
+                #expect(arrived.held, "\(arrived.screen)")
+                #expect(arrived.screen.contains("Delete Alice 0 : 0 Bob? y/n"), "\(arrived.screen)")
+                try await tmux.send("a", "y")
+                let deleted = try await tmux.waitFor("a") { !Self.row($0, "Alice", "0 : 0", "Bob") }
+                #expect(deleted.held, "\(deleted.screen)")
+                #expect(Self.row(deleted.screen, "Cy", "0 : 0", "Di"), "someone else's match was deleted")
+                #expect(Self.row(deleted.screen, "Bob", "0 : 0", "Cy"))
+                #expect(Self.row(deleted.screen, "Alice", "0 : 0", "Di"))
+                try await tmux.send("a", "q")
+            }
+        }
+    }
+
     @Test("q and Ctrl-C restore the terminal: stty -a is unchanged, exit code 0", arguments: ["q", "C-c"])
     func terminalRestored(key: String) async throws {
         try await withTestDaemon { daemon in

@@ -59,7 +59,7 @@ struct LiveConflictTests {
             let alice = try await harness.connectedStack(token: daemon.tokens.editor, instance: "live-stale-a")
             let bob = try await harness.connectedStack(token: daemon.tokens.editor2, instance: "live-stale-b")
             let (matchesB, changesB) = try await bob.loadedMatches()
-            let formB = matchesB.editViewModel(forMatchAt: 1)  // the older match, 2 : 1
+            let formB = matchesB.editViewModel(for: matchesB.rows[1].id)  // the older match, 2 : 1
             #expect(formB.base == league.head)
             let alertsB = Recorder(formB.conflictAlerts)
             let messagesB = Recorder(formB.alertMessages)

@@ -39,7 +39,7 @@ struct LiveExactlyOnceTests {
             }
 
             // Offline, A adds two goals to the older match (row 1) and creates a match.
-            let form = matchesA.editViewModel(forMatchAt: 1)
+            let form = matchesA.editViewModel(for: matchesA.rows[1].id)
             let increment = Outcome(form.adjustGoalsAction.apply((.home, 2)))
             let created = MatchID()
             let creation = Outcome(

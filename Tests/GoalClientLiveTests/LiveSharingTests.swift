@@ -26,7 +26,7 @@ struct LiveSharingTests {
             #expect(matchesB.awayPlayers(at: 1) == "Cat, Dan")
 
             // A edits the newer match (row 0) in its form: B's row 0 is modified.
-            let edit = matchesA.editViewModel(forMatchAt: 0)
+            let edit = matchesA.editViewModel(for: matchesA.rows[0].id)
             #expect(edit.base == league.head)
             edit.homeGoals.value = 3
             let saved = Outcome(edit.saveAction.apply())
@@ -41,12 +41,12 @@ struct LiveSharingTests {
             let home = new.manageHomePlayersViewModel()
             home.active.value = true
             try await eventually("A's picker to load") { home.numberOfPlayers(inSection: 0) == 4 }
-            home.selectPlayer(at: 1)  // Ben
+            home.selectPlayer(home.rows[1].id)  // Ben
             let away = new.manageAwayPlayersViewModel()
             away.active.value = true
             try await eventually("A's away picker to load") { away.numberOfPlayers(inSection: 0) == 4 }
             #expect(away.canSelectPlayer(at: 1) == false, "Ben plays at home")
-            away.selectPlayer(at: 3)  // Dan
+            away.selectPlayer(away.rows[3].id)  // Dan
             new.awayGoals.value = 4
             #expect(new.inputIsValid.value)
             let created = Outcome(new.saveAction.apply())
@@ -63,7 +63,7 @@ struct LiveSharingTests {
 
             // B deletes the oldest match (row 2): A's list loses its row 2.
             let changesA = Recorder(matchesA.contentChanges)
-            let deleted = Outcome(matchesB.deleteAction.apply(2))
+            let deleted = Outcome(matchesB.deleteAction.apply(matchesB.shownMatch(at: 2)))
             try await eventually("B's delete") { deleted.isFinished }
             #expect(deleted.error == nil)
             try await alice.waitForRevision(league.head + 3)

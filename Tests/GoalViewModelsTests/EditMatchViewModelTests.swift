@@ -29,17 +29,17 @@ struct EditMatchViewModelTests {
 
         let away = viewModel.manageAwayPlayersViewModel()
         away.active.value = true
-        away.selectPlayer(at: 1)  // B (players by name: A, B, C, D)
+        away.selectPlayer(away.rows[1].id)  // B (players by name: A, B, C, D)
         #expect(viewModel.awayPlayersString.value == "B")
         #expect(viewModel.inputIsValid.value == false, "only an away player")
 
         let home = viewModel.manageHomePlayersViewModel()
         home.active.value = true
         #expect((0..<4).map(home.canSelectPlayer(at:)) == [true, false, true, true], "B plays away")
-        home.selectPlayer(at: 1)
+        home.selectPlayer(home.rows[1].id)
         #expect(home.selectedPlayers.value == [], "a disabled player cannot be selected")
-        home.selectPlayer(at: 0)
-        home.selectPlayer(at: 2)
+        home.selectPlayer(home.rows[0].id)
+        home.selectPlayer(home.rows[2].id)
         #expect(viewModel.homePlayersString.value == "A, C")
         #expect(viewModel.inputIsValid.value)
         #expect(viewModel.saveAction.isEnabled.value)
@@ -101,11 +101,11 @@ struct EditMatchViewModelTests {
         #expect(home.selectedPlayers.value == [mock.c, mock.a])
         #expect((0..<4).map(home.isPlayerSelected(at:)) == [true, false, true, false])
         #expect((0..<4).map(home.canSelectPlayer(at:)) == [true, false, true, false], "B and D play away")
-        home.deselectPlayer(at: 0)  // A
+        home.deselectPlayer(home.rows[0].id)  // A
         #expect(viewModel.selectedHomePlayers.value == [mock.c])
         #expect(viewModel.homePlayersString.value == "C")
         #expect(viewModel.pendingUpdate == MatchUpdate(homePlayers: [mock.c]))
-        home.selectPlayer(at: 0)
+        home.selectPlayer(home.rows[0].id)
         #expect(viewModel.homePlayersString.value == "C, A", "a re-added player follows the kept ones")
         #expect(viewModel.pendingUpdate == MatchUpdate())
     }
@@ -150,7 +150,7 @@ struct EditMatchViewModelTests {
         viewModel.awayGoals.value = 3
         let away = viewModel.manageAwayPlayersViewModel()
         away.active.value = true
-        away.deselectPlayer(at: 3)  // D: away is now [B]
+        away.deselectPlayer(away.rows[3].id)  // D: away is now [B]
         let outcome = Outcome(viewModel.saveAction.apply())
         guard case .producerFailed(let error) = outcome.error else {
             Issue.record("save did not fail: \(String(describing: outcome.error))")

@@ -47,7 +47,7 @@ struct LiveClientStackTests {
 
         // A's increment waits for the server: A shows the row as pending; B sees nothing yet.
         server.holding = true
-        let edit = matchesA.editViewModel(forMatchAt: 0)
+        let edit = matchesA.editViewModel(for: matchesA.rows[0].id)
         let outcome = Outcome(edit.adjustGoalsAction.apply((.away, 2)))
         scheduler.advance()
         #expect(matchesA.isPending(at: 0))

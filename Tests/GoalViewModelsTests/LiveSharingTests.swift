@@ -28,10 +28,10 @@ struct LiveSharingTests {
         let edit = matchesA.editViewModelForNewMatch()
         let home = edit.manageHomePlayersViewModel()
         home.active.value = true
-        home.selectPlayer(at: 3)  // D
+        home.selectPlayer(home.rows[3].id)  // D
         let away = edit.manageAwayPlayersViewModel()
         away.active.value = true
-        away.selectPlayer(at: 0)  // A
+        away.selectPlayer(away.rows[0].id)  // A
         edit.homeGoals.value = 5
         _ = Outcome(edit.saveAction.apply())
         #expect(changesB.take() == [RowChanges(insertions: [0])])
@@ -40,7 +40,7 @@ struct LiveSharingTests {
         #expect(storeB.refreshCount == 2, "only the two activations refreshed (matches, players)")
 
         // B renames nobody but deletes the new match: A's list loses row 0.
-        _ = Outcome(matchesB.deleteAction.apply(0))
+        _ = Outcome(matchesB.deleteAction.apply(matchesB.shownMatch(at: 0)))
         #expect(changesA.take() == [RowChanges(deletions: [0])])
         #expect(matchesA.numberOfMatches(inSection: 0) == 2)
 

@@ -42,9 +42,9 @@ struct ManagePlayersViewModelTests {
         viewModel.active.value = true
         #expect(store.refreshCount == 1)
         #expect(viewModel.numberOfPlayers(inSection: 0) == 4)
-        viewModel.selectPlayer(at: 0)
+        viewModel.selectPlayer(viewModel.rows[0].id)
         #expect(viewModel.isPlayerSelected(at: 0))
-        viewModel.deselectPlayer(at: 0)
+        viewModel.deselectPlayer(viewModel.rows[0].id)
         #expect(viewModel.isPlayerSelected(at: 0) == false)
         viewModel.refreshObserver.send(value: ())
         #expect(store.refreshCount == 2)

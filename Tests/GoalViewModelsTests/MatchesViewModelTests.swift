@@ -63,7 +63,7 @@ struct MatchesViewModelTests {
         let changes = Recorder(viewModel.contentChanges)
         viewModel.active.value = true
         _ = changes.take()
-        let outcome = Outcome(viewModel.deleteAction.apply(1))
+        let outcome = Outcome(viewModel.deleteAction.apply(viewModel.shownMatch(at: 1)))
         #expect(outcome.completed)
         #expect(outcome.values.map(\.revision) == [7])
         #expect(store.submitted.map(\.action) == [.deleteMatch(id: mock.match2)])
@@ -79,7 +79,7 @@ struct MatchesViewModelTests {
         let viewModel = MatchesViewModel(store: store)
         let alerts = Recorder(viewModel.alertMessages)
         viewModel.active.value = true
-        _ = Outcome(viewModel.deleteAction.apply(0))
+        _ = Outcome(viewModel.deleteAction.apply(viewModel.shownMatch(at: 0)))
         #expect(alerts.values == ["the viewer role may not delete match"])
         #expect(viewModel.numberOfMatches(inSection: 0) == 2)
     }
@@ -89,7 +89,7 @@ struct MatchesViewModelTests {
         let viewModel = MatchesViewModel(store: store)
         viewModel.active.value = true
         #expect(viewModel.editViewModelForNewMatch().title == "New Match")
-        let edit = viewModel.editViewModel(forMatchAt: 0)
+        let edit = viewModel.editViewModel(for: viewModel.rows[0].id)
         #expect(edit.title == "Edit Match")
         #expect(edit.formattedHomeGoals.value == "2")
         #expect(edit.formattedAwayGoals.value == "1")

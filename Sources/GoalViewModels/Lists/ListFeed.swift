@@ -12,22 +12,28 @@ import GoalReactive
 ///   because it had no replica).
 /// - Once loaded and while active, every replica or pending-mutation change re-computes the rows and sends
 ///   their `RowChanges` if any row changed: another client's commit reaches the view without a refresh.
+/// - `cursor` (the UI's selection) follows its entity whenever the rows change, and is updated before the
+///   `RowChanges` are sent; see `ListCursor`.
 ///
 /// Threading: `@MainActor`; the store must deliver its outputs on the main thread. Lifetime: observations end
 /// with the feed.
 @MainActor
-final class ListFeed<Row: Identifiable & Equatable> {
+final class ListFeed<Row: Identifiable & Equatable> where Row.ID: Sendable {
     let active = MutableProperty(false)
     let isLoading: Property<Bool>
     let contentChanges: Signal<RowChanges, Never>
     let alertMessages: Signal<String, Never>
+    let cursor: Property<ListCursor<Row.ID>>
     private(set) var rows: [Row] = []
     /// The replica revision the rows were computed from (the `base` of edits made from this list).
     private(set) var shownRevision: Revision = 0
+    /// Entities this client is removing: their leaving the list is not flagged on the cursor.
+    var removingHere: Set<Row.ID> = []
 
     private let store: any LeagueStore
     private let makeRows: (ReplicaState, [PendingMutation]) -> [Row]
     private let loading = MutableProperty(false)
+    private let cursorStorage = MutableProperty(ListCursor<Row.ID>())
     private let changesInput: Signal<RowChanges, Never>.Observer
     private let alertInput: Signal<String, Never>.Observer
     private let currentRefresh = SerialDisposable()
@@ -38,6 +44,7 @@ final class ListFeed<Row: Identifiable & Equatable> {
         self.store = store
         self.makeRows = makeRows
         isLoading = Property(capturing: loading)
+        cursor = Property(capturing: cursorStorage)
         (contentChanges, changesInput) = Signal.pipe()
         (alertMessages, alertInput) = Signal.pipe()
         let lifetime = Lifetime(token)
@@ -68,6 +75,30 @@ final class ListFeed<Row: Identifiable & Equatable> {
         }
     }
 
+    /// The row showing entity `id`, if any.
+    func row(of id: Row.ID) -> Row? {
+        rows.first { $0.id == id }
+    }
+
+    /// The entity `id` as the list shows it now (nil if it does not).
+    func shown(_ id: Row.ID) -> ShownEntity<Row.ID>? {
+        row(of: id).map { ShownEntity(id: $0.id, revision: shownRevision) }
+    }
+
+    /// Puts the cursor on entity `id` (ignored if the list does not show it).
+    func select(_ id: Row.ID) {
+        var cursor = cursorStorage.value
+        guard cursor.select(id, in: rows.map(\.id)) else { return }
+        cursorStorage.value = cursor
+    }
+
+    /// Moves the cursor by `delta` rows, clamped to the list.
+    func moveCursor(by delta: Int) {
+        var cursor = cursorStorage.value
+        cursor.move(by: delta, in: rows.map(\.id))
+        cursorStorage.value = cursor
+    }
+
     /// Sends an alert message.
     func alert(_ message: String) {
         alertInput.send(value: message)
@@ -94,8 +125,12 @@ final class ListFeed<Row: Identifiable & Equatable> {
         let replica = store.replica.value
         let new = makeRows(replica, store.pendingMutations.value)
         let changes = RowChanges(old: rows, new: new)
+        var cursor = cursorStorage.value
+        let removingHere = self.removingHere
+        cursor.follow(from: rows.map(\.id), to: new.map(\.id), removedHere: removingHere.contains)
         rows = new
         shownRevision = replica.revision
+        if cursor != cursorStorage.value { cursorStorage.value = cursor }
         if always || !changes.isEmpty { changesInput.send(value: changes) }
     }
 }

@@ -17,7 +17,9 @@ public import GoalReactive
 /// `saveAction` is enabled only when the input is valid and, for an existing match, something changed; it sends
 /// only the changed fields.
 ///
-/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view.
+/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view; its
+/// observations of the store (the player names follow the replica) end with `lifetime`, so a dropped form
+/// leaves nothing behind (a running save keeps its action alive until the server answers).
 @MainActor
 public final class EditMatchViewModel {
     public let title: String
@@ -47,6 +49,8 @@ public final class EditMatchViewModel {
     public let alertMessages: Signal<String, Never>
     /// Conflicts on save, with the fields and their current values.
     public let conflictAlerts: Signal<ConflictAlert, Never>
+    /// Ends when the view model is released.
+    public let lifetime: Lifetime
 
     private let store: any LeagueStore
     private let homePlayers: MutableProperty<Set<PlayerID>>
@@ -55,13 +59,16 @@ public final class EditMatchViewModel {
     private let original: MutableProperty<MatchDraft>
     private let alertInput: Signal<String, Never>.Observer
     private let conflictInput: Signal<ConflictAlert, Never>.Observer
-    private let token = Lifetime.Token()
+    private let token: Lifetime.Token
 
     /// - Parameters:
     ///   - store: The league.
     ///   - matchID: The match to edit, or nil for a new match.
     public init(store: any LeagueStore, matchID: MatchID? = nil) {
         self.store = store
+        let (lifetime, token) = Lifetime.make()
+        self.lifetime = lifetime
+        self.token = token
         let replica = store.replica.value
         let match = matchID.flatMap { replica.matches[$0] }
         base = replica.revision
@@ -78,11 +85,12 @@ public final class EditMatchViewModel {
         selectedAwayPlayers = Property(capturing: awayPlayers)
         formattedHomeGoals = homeGoals.map { "\($0)" }
         formattedAwayGoals = awayGoals.map { "\($0)" }
-        homePlayersString = Property.combineLatest(homePlayers, original, store.replica).map { ids, original, replica in
+        let liveReplica = store.replica.during(lifetime)
+        homePlayersString = Property.combineLatest(homePlayers, original, liveReplica).map { ids, original, replica in
             ids.isEmpty
                 ? "Set Home Players" : replica.names(MatchDraft.ordered(ids, keeping: original.homePlayers, replica))
         }
-        awayPlayersString = Property.combineLatest(awayPlayers, original, store.replica).map { ids, original, replica in
+        awayPlayersString = Property.combineLatest(awayPlayers, original, liveReplica).map { ids, original, replica in
             ids.isEmpty
                 ? "Set Away Players" : replica.names(MatchDraft.ordered(ids, keeping: original.awayPlayers, replica))
         }
@@ -130,7 +138,6 @@ public final class EditMatchViewModel {
                     property.value += delta
                 })
         }
-        let lifetime = Lifetime(token)
         lifetime += saveAction.errors.observeValues { [weak self] in self?.report($0) }
         lifetime += adjustGoalsAction.errors.observeValues { [weak self] in self?.report($0) }
     }

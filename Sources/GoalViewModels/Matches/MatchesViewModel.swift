@@ -4,13 +4,20 @@ public import GoalReactive
 
 /// The match list (SwiftGoal's `MatchesViewModel`): rows "A, B" / "2 : 1", newest first, live.
 ///
-/// Inputs: `active`, `refreshObserver`, `deleteAction` (a row index). Outputs: `title` "Matches",
-/// `contentChanges` (`RowChanges`), `isLoading`, `alertMessages`; child view models for new and existing
-/// matches. A successful delete triggers a refresh; every error becomes an alert message. Another client's
-/// commit arrives as `RowChanges` without a refresh; rows of matches with a pending mutation are marked, and a
-/// match being created shows at the top, marked pending, until the server answers.
+/// Inputs: `active`, `refreshObserver`, `select(_:)` / `moveCursor(by:)`, `deleteAction` (a match as the user saw
+/// it), `adjustGoalsAction` (a goal more or less on one side of a match). Outputs: `title` "Matches",
+/// `contentChanges` (`RowChanges`), `isLoading`, `alertMessages`, `cursor` (the selection, which follows its
+/// match across live updates); child view models for new and existing matches.
 ///
-/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view.
+/// Actions name matches by id, never by row, so a match arriving above the selection never redirects them; a
+/// delete carries the revision the user saw as its base, so the server refuses it (`conflict`, shown as an
+/// alert) if someone else changed the match since. A successful delete triggers a refresh; every error becomes
+/// an alert message. Another client's commit arrives as `RowChanges` without a refresh; rows of matches with a
+/// pending mutation are marked, and a match being created shows at the top, marked pending, until the server
+/// answers.
+///
+/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view; every
+/// observation of the store ends with `lifetime` (when the view model is released).
 @MainActor
 public final class MatchesViewModel {
     public let title = "Matches"
@@ -22,12 +29,22 @@ public final class MatchesViewModel {
     public var isLoading: Property<Bool> { feed.isLoading }
     /// Messages for an "Oops!" alert.
     public var alertMessages: Signal<String, Never> { feed.alertMessages }
-    /// Deletes the match at a row, with the list's revision as base.
-    public let deleteAction: Action<Int, MutationAck, MutationError>
+    /// The selected match and its row; `removedByOther` is set when another client deleted the selected match
+    /// (the selection then moved to a neighbour).
+    public var cursor: Property<ListCursor<MatchID>> { feed.cursor }
+    /// Deletes a match, with the revision the user saw it at as base.
+    public let deleteAction: Action<ShownEntity<MatchID>, MutationAck, MutationError>
+    /// Adds or takes goals on one side of a match (`adjust_goals`, based on the list as shown). An execution
+    /// ends as soon as the mutation is created, without waiting for the server, so quick presses in a row are
+    /// never refused as "disabled"; the row is marked pending until the server answers, and a refusal arrives
+    /// on `alertMessages`.
+    public let adjustGoalsAction: Action<GoalAdjustment, Void, Never>
+    /// Ends when the view model is released.
+    public let lifetime: Lifetime
 
     private let store: any LeagueStore
     private let feed: ListFeed<MatchRow>
-    private let token = Lifetime.Token()
+    private let token: Lifetime.Token
 
     /// - Parameter store: The league (injected; no singletons).
     public init(store: any LeagueStore) {
@@ -36,16 +53,37 @@ public final class MatchesViewModel {
             MatchesViewModel.rows(replica, pending: PendingSet(pending, replica: replica))
         }
         self.feed = feed
+        let (lifetime, token) = Lifetime.make()
+        self.lifetime = lifetime
+        self.token = token
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
         self.refreshObserver = refreshObserver
-        deleteAction = Action { [weak feed] (row: Int) -> SignalProducer<MutationAck, MutationError> in
-            guard let feed, feed.rows.indices.contains(row) else { return .empty }
-            return store.submit(.deleteMatch(id: feed.rows[row].id), base: feed.shownRevision)
+        deleteAction = Action { [weak feed] (match: ShownEntity<MatchID>) in
+            feed?.removingHere.insert(match.id)
+            return store.submit(.deleteMatch(id: match.id), base: match.revision)
+                .on(terminated: { [weak feed] in feed?.removingHere.remove(match.id) })
         }
-        let lifetime = Lifetime(token)
+        adjustGoalsAction = Action { [weak feed] (adjustment: GoalAdjustment) -> SignalProducer<Void, Never> in
+            guard let feed else { return .empty }
+            let action = MutationAction.adjustGoals(
+                id: adjustment.match,
+                side: adjustment.side,
+                delta: adjustment.delta
+            )
+            // The answer is followed until it arrives or the view model goes; it is not added to `lifetime`,
+            // whose disposables would otherwise grow with every press.
+            store.submit(action, base: feed.shownRevision)
+                .take(during: lifetime)
+                .startWithFailed { [weak feed] error in
+                    feed?.alert(error.alertMessage(replica: store.replica.value))
+                }
+            return SignalProducer(value: ())
+        }
         lifetime += refreshSignal.observeValues { [weak feed] in feed?.refresh() }
         lifetime += deleteAction.values.observeValues { [weak feed] _ in feed?.refresh() }
-        lifetime += deleteAction.errors.observeValues { [weak feed] in feed?.alert($0.description) }
+        lifetime += deleteAction.errors.observeValues { [weak feed] in
+            feed?.alert($0.alertMessage(replica: store.replica.value))
+        }
     }
 
     public var numberOfSections: Int { 1 }
@@ -54,6 +92,23 @@ public final class MatchesViewModel {
 
     /// The rows as shown.
     public var rows: [MatchRow] { feed.rows }
+
+    /// The row of match `id` as shown, if the list shows it.
+    public func row(for id: MatchID) -> MatchRow? { feed.row(of: id) }
+
+    /// The selected match as the user sees it now (the input of `deleteAction`); nil in an empty list.
+    public var selectedMatch: ShownEntity<MatchID>? { feed.cursor.value.id.flatMap(feed.shown) }
+
+    /// The match at a row as shown now — what a click on that row names (capture it at the click).
+    public func shownMatch(at row: Int) -> ShownEntity<MatchID> {
+        ShownEntity(id: feed.rows[row].id, revision: feed.shownRevision)
+    }
+
+    /// Selects match `id` (ignored if the list does not show it).
+    public func select(_ id: MatchID) { feed.select(id) }
+
+    /// Moves the selection by `delta` rows, clamped to the list.
+    public func moveCursor(by delta: Int) { feed.moveCursor(by: delta) }
 
     public func homePlayers(at row: Int) -> String { feed.rows[row].homePlayers }
 
@@ -69,9 +124,9 @@ public final class MatchesViewModel {
         EditMatchViewModel(store: store)
     }
 
-    /// The edit form for the match at a row; it captures the current revision as its base.
-    public func editViewModel(forMatchAt row: Int) -> EditMatchViewModel {
-        EditMatchViewModel(store: store, matchID: feed.rows[row].id)
+    /// The edit form for match `id`; it captures the current revision as its base.
+    public func editViewModel(for id: MatchID) -> EditMatchViewModel {
+        EditMatchViewModel(store: store, matchID: id)
     }
 
     /// Matches being created first (pending, newest first), then the replica's matches newest first.

@@ -6,13 +6,16 @@ public import GoalReactive
 /// model backs both the picker and the modal form, so a new player appears in the list at once.
 ///
 /// Inputs: `active`, `refreshObserver`, `playerName`, `saveAction` (creates a player named `playerName`),
-/// `selectPlayer(at:)` / `deselectPlayer(at:)`. Outputs: `title` "Players", `contentChanges`, `isLoading`,
-/// `alertMessages`, `selectedPlayers` (bound into an `EditMatchViewModel` with `<~`), `inputIsValid` and
+/// `selectPlayer(_:)` / `deselectPlayer(_:)` / `togglePlayer(_:)` (by player id, never by row), the cursor
+/// (`select(_:)`, `moveCursor(by:)`). Outputs: `title` "Players", `contentChanges`, `isLoading`,
+/// `alertMessages`, `cursor` (the UI's selection, which follows its player when rows arrive, leave or move — a
+/// rename re-sorts the list), `selectedPlayers` (bound into an `EditMatchViewModel` with `<~`), `inputIsValid` and
 /// `nameProblem`: the name must satisfy DESIGN.md's rules (`PlayerName`) and be unique by key against the
 /// replica. A successful save clears `playerName` and refreshes; errors become alert messages. A player being
 /// created is listed at once, marked pending, until the server answers.
 ///
-/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its views.
+/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its views; every
+/// observation of the store (the name check follows the replica) ends with `lifetime`.
 @MainActor
 public final class ManagePlayersViewModel {
     public let title = "Players"
@@ -21,6 +24,8 @@ public final class ManagePlayersViewModel {
     public var contentChanges: Signal<RowChanges, Never> { feed.contentChanges }
     public var isLoading: Property<Bool> { feed.isLoading }
     public var alertMessages: Signal<String, Never> { feed.alertMessages }
+    /// The player under the UI's cursor and its row (not the chosen players: see `selectedPlayers`).
+    public var cursor: Property<ListCursor<PlayerID>> { feed.cursor }
 
     /// The name typed into the add-player form.
     public let playerName = MutableProperty("")
@@ -33,9 +38,11 @@ public final class ManagePlayersViewModel {
     public let disabledPlayers: Set<PlayerID>
     /// Creates a player named `playerName`.
     public let saveAction: Action<Void, MutationAck, MutationError>
+    /// Ends when the view model is released.
+    public let lifetime: Lifetime
 
     private let feed: ListFeed<PlayerRow>
-    private let token = Lifetime.Token()
+    private let token: Lifetime.Token
 
     /// - Parameters:
     ///   - store: The league.
@@ -48,9 +55,12 @@ public final class ManagePlayersViewModel {
             ManagePlayersViewModel.rows(replica, pending: PendingSet(pending, replica: replica))
         }
         self.feed = feed
+        let (lifetime, token) = Lifetime.make()
+        self.lifetime = lifetime
+        self.token = token
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
         self.refreshObserver = refreshObserver
-        nameProblem = Property.combineLatest(playerName, store.replica).map { name, replica in
+        nameProblem = Property.combineLatest(playerName, store.replica.during(lifetime)).map { name, replica in
             ManagePlayersViewModel.problem(with: name, in: replica)
         }
         inputIsValid = nameProblem.map { $0 == nil }
@@ -58,7 +68,6 @@ public final class ManagePlayersViewModel {
         saveAction = Action(enabledIf: inputIsValid) { () -> SignalProducer<MutationAck, MutationError> in
             store.submit(.createPlayer(id: PlayerID(), name: playerName.value), base: store.replica.value.revision)
         }
-        let lifetime = Lifetime(token)
         lifetime += refreshSignal.observeValues { [weak feed] in feed?.refresh() }
         lifetime += saveAction.values.observeValues { [weak feed] _ in
             playerName.value = ""
@@ -76,24 +85,41 @@ public final class ManagePlayersViewModel {
 
     public func playerName(at row: Int) -> String { feed.rows[row].name }
 
-    public func isPlayerSelected(at row: Int) -> Bool { selectedPlayers.value.contains(feed.rows[row].id) }
+    public func isPlayerSelected(at row: Int) -> Bool { isPlayerSelected(feed.rows[row].id) }
 
     /// False for disabled players.
-    public func canSelectPlayer(at row: Int) -> Bool { !disabledPlayers.contains(feed.rows[row].id) }
+    public func canSelectPlayer(at row: Int) -> Bool { canSelectPlayer(feed.rows[row].id) }
 
     public func isPending(at row: Int) -> Bool { feed.rows[row].isPending }
 
-    /// Adds the player at a row to the selection (ignored for a disabled player).
-    public func selectPlayer(at row: Int) {
-        guard canSelectPlayer(at: row) else { return }
-        let id = feed.rows[row].id
+    public func isPlayerSelected(_ id: PlayerID) -> Bool { selectedPlayers.value.contains(id) }
+
+    /// False for disabled players.
+    public func canSelectPlayer(_ id: PlayerID) -> Bool { !disabledPlayers.contains(id) }
+
+    /// The player under the cursor (nil in an empty list).
+    public var playerAtCursor: PlayerID? { feed.cursor.value.id }
+
+    /// Puts the cursor on player `id` (ignored if the list does not show it).
+    public func select(_ id: PlayerID) { feed.select(id) }
+
+    /// Moves the cursor by `delta` rows, clamped to the list.
+    public func moveCursor(by delta: Int) { feed.moveCursor(by: delta) }
+
+    /// Adds player `id` to the chosen players (ignored for a disabled player).
+    public func selectPlayer(_ id: PlayerID) {
+        guard canSelectPlayer(id) else { return }
         selectedPlayers.modify { _ = $0.insert(id) }
     }
 
-    /// Removes the player at a row from the selection.
-    public func deselectPlayer(at row: Int) {
-        let id = feed.rows[row].id
+    /// Removes player `id` from the chosen players.
+    public func deselectPlayer(_ id: PlayerID) {
         selectedPlayers.modify { _ = $0.remove(id) }
+    }
+
+    /// Chooses player `id` if not chosen (and not disabled), else un-chooses it.
+    public func togglePlayer(_ id: PlayerID) {
+        if isPlayerSelected(id) { deselectPlayer(id) } else { selectPlayer(id) }
     }
 
     /// Every player by name, players being created among them (marked pending).

@@ -4,11 +4,13 @@ public import GoalReactive
 
 /// The rankings (SwiftGoal's `RankingsViewModel`): every player, best rating first, ratings as `"%.2f"`.
 ///
-/// Inputs: `active`, `refreshObserver`. Outputs: `title` "Rankings", `contentChanges`, `isLoading`,
-/// `alertMessages`. A commit that re-orders players arrives live as `RowChanges.moves` (plus modifications for
-/// changed ratings or names).
+/// Inputs: `active`, `refreshObserver`, the cursor (`select(_:)`, `moveCursor(by:)`). Outputs: `title`
+/// "Rankings", `contentChanges`, `isLoading`, `alertMessages`, `cursor` (the UI's selection, which follows its
+/// player when the ranking re-orders). A commit that re-orders players arrives live as `RowChanges.moves` (plus
+/// modifications for changed ratings or names).
 ///
-/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view.
+/// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view; every
+/// observation of the store ends with `lifetime`.
 @MainActor
 public final class RankingsViewModel {
     public let title = "Rankings"
@@ -17,19 +19,30 @@ public final class RankingsViewModel {
     public var contentChanges: Signal<RowChanges, Never> { feed.contentChanges }
     public var isLoading: Property<Bool> { feed.isLoading }
     public var alertMessages: Signal<String, Never> { feed.alertMessages }
+    /// The player under the UI's cursor and its row.
+    public var cursor: Property<ListCursor<PlayerID>> { feed.cursor }
+    /// Ends when the view model is released.
+    public let lifetime: Lifetime
 
     private let feed: ListFeed<RankingRow>
-    private let token = Lifetime.Token()
+    private let token: Lifetime.Token
 
     /// - Parameter store: The league (injected).
     public init(store: any LeagueStore) {
         feed = ListFeed(store: store) { replica, _ in RankingsViewModel.rows(replica) }
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
         self.refreshObserver = refreshObserver
-        Lifetime(token) += refreshSignal.observeValues { [weak feed] in feed?.refresh() }
+        (lifetime, token) = Lifetime.make()
+        lifetime += refreshSignal.observeValues { [weak feed] in feed?.refresh() }
     }
 
     public var numberOfSections: Int { 1 }
+
+    /// Puts the cursor on player `id` (ignored if the rankings do not show it).
+    public func select(_ id: PlayerID) { feed.select(id) }
+
+    /// Moves the cursor by `delta` rows, clamped to the list.
+    public func moveCursor(by delta: Int) { feed.moveCursor(by: delta) }
 
     public func numberOfRankings(inSection section: Int) -> Int { feed.rows.count }
 

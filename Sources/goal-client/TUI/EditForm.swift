@@ -13,11 +13,10 @@ final class EditForm {
         case homePlayers, awayPlayers, homeGoals, awayGoals
     }
 
-    /// An open player picker and its cursor.
+    /// An open player picker (its cursor is the view model's, which follows its player).
     struct Picker {
         let side: Side
         let viewModel: ManagePlayersViewModel
-        var cursor = 0
     }
 
     let viewModel: EditMatchViewModel
@@ -70,26 +69,17 @@ final class EditForm {
     }
 
     private func handlePicker(_ key: Key) -> Bool {
-        guard var picker else { return true }
-        let count = picker.viewModel.numberOfPlayers(inSection: 0)
+        guard let picker else { return true }
         switch key {
-        case .up: picker.cursor = max(picker.cursor - 1, 0)
-        case .down: picker.cursor = min(picker.cursor + 1, max(count - 1, 0))
+        case .up: picker.viewModel.moveCursor(by: -1)
+        case .down: picker.viewModel.moveCursor(by: 1)
         case .character(" "), .character("x"):
-            if picker.cursor < count {
-                if picker.viewModel.isPlayerSelected(at: picker.cursor) {
-                    picker.viewModel.deselectPlayer(at: picker.cursor)
-                } else {
-                    picker.viewModel.selectPlayer(at: picker.cursor)
-                }
-            }
+            if let id = picker.viewModel.playerAtCursor { picker.viewModel.togglePlayer(id) }
         case .enter, .escape, .tab:
             picker.viewModel.active.value = false
             self.picker = nil
-            return true
         default: break
         }
-        self.picker = picker
         return true
     }
 
@@ -127,14 +117,15 @@ final class EditForm {
             lines.append(ScreenLine())
             lines.append(ScreenLine(" Pick \(picker.side.rawValue) players (space: toggle, enter: done)", .bold))
             let rows = picker.viewModel.rows
+            let cursor = picker.viewModel.cursor.value.row ?? 0
             let room = max(height - lines.count, 1)
-            let start = max(0, min(picker.cursor - room / 2, rows.count - room))
+            let start = max(0, min(cursor - room / 2, rows.count - room))
             for index in rows.indices.dropFirst(start).prefix(room) {
                 let mark =
                     !picker.viewModel.canSelectPlayer(at: index)
                     ? "[-]" : picker.viewModel.isPlayerSelected(at: index) ? "[x]" : "[ ]"
                 let line = ScreenLine("  \(mark) " + TerminalText.escape(rows[index].name))
-                lines.append(index == picker.cursor ? line.styled(.selected) : line)
+                lines.append(index == cursor ? line.styled(.selected) : line)
             }
         }
         return lines

@@ -12,9 +12,10 @@ extension LiveApp {
         switch mode {
         case .help:
             mode = .browse
-        case .confirmDelete(let row):
-            if key == .character("y") {
-                matches.deleteAction.apply(row).start()
+        case .confirmDelete(let match):
+            // The prompt names one match; if it is gone meanwhile there is nothing left to confirm.
+            if key == .character("y"), matches.row(for: match.id) != nil {
+                matches.deleteAction.apply(match).start()
             }
             mode = .browse
         case .newPlayer:
@@ -74,11 +75,11 @@ extension LiveApp {
             tab = .matches
             openForm(matches.editViewModelForNewMatch())
         case .character("e") where tab == .matches:
-            guard let row = selectedRow(count: matches.rows.count) else { return }
-            openForm(matches.editViewModel(forMatchAt: row))
+            guard let id = matches.cursor.value.id else { return }
+            openForm(matches.editViewModel(for: id))
         case .character("d") where tab == .matches:
-            guard let row = selectedRow(count: matches.rows.count) else { return }
-            mode = .confirmDelete(row: row)
+            guard let match = matches.selectedMatch else { return }
+            mode = .confirmDelete(match)
         case .character("+") where tab == .matches, .character("=") where tab == .matches:
             score(1)
         case .character("-") where tab == .matches:
@@ -88,20 +89,21 @@ extension LiveApp {
         }
     }
 
-    /// The selected row of the current tab, clamped to `count`.
-    func selectedRow(count: Int) -> Int? {
-        guard count > 0 else { return nil }
-        return min(max(selection[tab] ?? 0, 0), count - 1)
+    /// The selected row of the current tab (its view model's cursor, which follows its entity).
+    func selectedRow() -> Int? {
+        switch tab {
+        case .matches: matches.cursor.value.row
+        case .rankings: rankings.cursor.value.row
+        case .players: players.cursor.value.row
+        }
     }
 
     private func moveSelection(_ delta: Int) {
-        let count =
-            switch tab {
-            case .matches: matches.rows.count
-            case .rankings: rankings.rows.count
-            case .players: players.rows.count
-            }
-        selection[tab] = min(max((selection[tab] ?? 0) + delta, 0), max(count - 1, 0))
+        switch tab {
+        case .matches: matches.moveCursor(by: delta)
+        case .rankings: rankings.moveCursor(by: delta)
+        case .players: players.moveCursor(by: delta)
+        }
     }
 
     private func openForm(_ viewModel: EditMatchViewModel) {
@@ -118,17 +120,10 @@ extension LiveApp {
         mode = .edit(form)
     }
 
-    /// `+`/`-` on the selected match: an increment through the edit view model's `adjustGoalsAction`.
+    /// `+`/`-` on the selected match: an increment through the list's `adjustGoalsAction` (refusals arrive as
+    /// the list's alert messages).
     private func score(_ delta: Int) {
-        guard let row = selectedRow(count: matches.rows.count) else { return }
-        let viewModel = matches.editViewModel(forMatchAt: row)
-        let key = ObjectIdentifier(viewModel)
-        scorers[key] = viewModel
-        let token = Lifetime.Token()
-        Lifetime(token) += viewModel.alertMessages.observeValues { [weak self] in self?.show(alert: $0) }
-        viewModel.adjustGoalsAction.apply((scoringSide, delta)).startWithResult { [weak self] _ in
-            _ = token
-            self?.scorers[key] = nil
-        }
+        guard let id = matches.cursor.value.id else { return }
+        matches.adjustGoalsAction.apply(GoalAdjustment(match: id, side: scoringSide, delta: delta)).start()
     }
 }

@@ -42,8 +42,10 @@ extension LiveApp {
 
     private func promptLine() -> ScreenLine {
         switch mode {
-        case .confirmDelete(let row) where row < matches.rows.count:
-            let match = matches.rows[row]
+        case .confirmDelete(let shown):
+            guard let match = matches.row(for: shown.id) else {
+                return ScreenLine(" That match was deleted meanwhile. Any key continues.", .bold)
+            }
             return ScreenLine(
                 " Delete \(TerminalText.escape(match.homePlayers)) \(match.result) \(TerminalText.escape(match.awayPlayers))? y/n",
                 .bold
@@ -138,7 +140,7 @@ extension LiveApp {
             lines.append(ScreenLine(hint, .dim))
             return lines
         }
-        let selected = selectedRow(count: rows.count) ?? 0
+        let selected = min(selectedRow() ?? 0, rows.count - 1)
         let room = max(height - 1, 1)
         let start = max(0, min(selected - room + 1, rows.count - room))
         for index in rows.indices.dropFirst(max(start, 0)).prefix(room) {

@@ -27,7 +27,8 @@ final class LiveApp {
     enum Mode {
         case browse
         case help
-        case confirmDelete(row: Int)
+        /// The match the user chose to delete, as they saw it (the prompt and `y` follow it, not a row).
+        case confirmDelete(ShownEntity<MatchID>)
         case newPlayer
         case edit(EditForm)
     }
@@ -40,15 +41,12 @@ final class LiveApp {
     let terminal = Terminal()
     let renderer: ScreenRenderer
     var tab: Tab = .matches
-    var selection: [Tab: Int] = [:]
     /// The side `+`/`-` score on the Matches tab (←/→ switch it).
     var scoringSide: Side = .home
     var mode: Mode = .browse
     var banner: (text: String, until: Date)?
     /// Rows someone else changed, highlighted until the date.
     var changed: [String: Date] = [:]
-    /// Score edits in flight (kept alive until answered).
-    var scorers: [ObjectIdentifier: EditMatchViewModel] = [:]
     var onQuit: () -> Void = {}
     private var decoder = KeyDecoder()
     private var sources: [any DispatchSourceProtocol] = []
