@@ -50,9 +50,18 @@ final class MutationTicket: @unchecked Sendable {
             return nil
         }
         nextToken += 1
-        observers[nextToken] = observer
+        // Read the token while still holding the lock: another start may bump `nextToken` right after unlock.
+        let token = nextToken
+        observers[token] = observer
         lock.unlock()
-        return nextToken
+        return token
+    }
+
+    /// How many started producers are waiting for the outcome (tests check that disposal releases each one).
+    var waitingCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return observers.count
     }
 
     private func remove(_ token: UInt64) {
