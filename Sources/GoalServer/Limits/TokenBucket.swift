@@ -26,10 +26,18 @@ struct TokenBucket {
         return true
     }
 
-    /// Milliseconds until one token is available again (at least 1).
+    /// The longest wait ever advised: one day. A tiny configured rate (say 0.000001/s) would otherwise advise a wait
+    /// beyond `Int`'s range, and converting that `Double` to `Int` traps.
+    static let maximumAdvisedWaitMilliseconds = 86_400_000
+
+    /// Milliseconds until one token is available again: at least 1, at most `maximumAdvisedWaitMilliseconds`.
     func millisecondsUntilNextToken() -> Int {
-        guard rate > 0 else { return 1_000 }
-        return max(1, Int(((1 - tokens) / rate * 1_000).rounded(.up)))
+        guard rate > 0 else { return Self.maximumAdvisedWaitMilliseconds }
+        let wait = ((1 - tokens) / rate * 1_000).rounded(.up)
+        guard wait.isFinite, wait < Double(Self.maximumAdvisedWaitMilliseconds) else {
+            return Self.maximumAdvisedWaitMilliseconds
+        }
+        return max(1, Int(wait))
     }
 
     private mutating func refill(now: NIODeadline) {
