@@ -25,8 +25,20 @@ final class TokenDirectory: Sendable {
     func lookup(_ hash: [UInt8]) throws(StorageError) -> StoredToken? {
         if let token = cached(hash) { return token }
         guard let token = try storage.token(secretHash: hash) else { return nil }
-        byHash.withLockedValue { $0[hash] = token }
-        return token
+        // Only into a gap: a refresh that ran while the store was read knows better (it may have seen a revocation
+        // this read missed), and overwriting it would hide that revocation from `isRevoked`.
+        return byHash.withLockedValue { index in
+            if let known = index[hash] { return known }
+            index[hash] = token
+            return token
+        }
+    }
+
+    /// True when the cache knows `token` as revoked: the check at registration, on the event loop, that closes
+    /// the window between a hello's look-up and its session's registration (a refresh in between marks the token
+    /// revoked here before it closes the registered sessions, so a session is either refused here or closed then).
+    func isRevoked(_ token: StoredToken) -> Bool {
+        token.isRevoked || (cached(token.secretHash)?.isRevoked ?? false)
     }
 
     /// Re-reads every token. Blocking; call off the event loop.

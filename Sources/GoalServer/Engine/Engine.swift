@@ -131,7 +131,7 @@ final class Engine: @unchecked Sendable {
             message = ServerMessage.outcome(seq: mutation.id.seq, decision.outcome)
         }
         if openedAt == nil { openedAt = .now }
-        openBatch.replies.append((request.replyTo, message))
+        openBatch.replies.append(DecidedReply(address: request.replyTo, message: message, after: state.revision))
         writeIfIdle()
     }
 

@@ -9,7 +9,7 @@ import GoalWire
 struct OpenBatch {
     var commits: [LoggedCommit] = []
     var touchedInstances: Set<ClientInstanceID> = []
-    var replies: [(ReplyAddress, ServerMessage)] = []
+    var replies: [DecidedReply] = []
 
     var isEmpty: Bool { commits.isEmpty && touchedInstances.isEmpty && replies.isEmpty }
     /// True when the store has something to write (replies alone need no transaction).
@@ -24,7 +24,18 @@ struct ClosedBatch: Sendable {
     /// The state after the batch (an O(1) copy of persistent maps): the durable state once written.
     let stateAfter: LeagueState
     let digestAfter: Digest
-    let replies: [(ReplyAddress, ServerMessage)]
+    let replies: [DecidedReply]
     /// When the first decision of the batch was made (for the commit-latency histogram).
     let openedAt: ContinuousClock.Instant
+}
+
+/// One answer the engine decided, and where it belongs in the session's stream: after the changeset of revision
+/// `after` (the head once the mutation was decided: its own commit for an ack that committed), so the author reads
+/// each ack right after the changeset it produced even when one batch carries many (docs/PROTOCOL.md §6).
+///
+/// Value type, `Sendable`.
+struct DecidedReply: Sendable {
+    let address: ReplyAddress
+    let message: ServerMessage
+    let after: Revision
 }

@@ -3,7 +3,7 @@ import NIOCore
 
 /// One durable engine batch as the hub fans it out: the WebSocket frames of its changesets, concatenated in one
 /// buffer that is built once and written unchanged to every `stream: all` session, and the replies (acks,
-/// rejections) addressed to single sessions, written after the frames so an author's ack follows its changeset.
+/// rejections) addressed to single sessions, each written right after the changeset it follows (`Reply.after`).
 ///
 /// Value type, `Sendable`: the same storage is shared read-only by every event loop.
 struct DeliveryBatch: Sendable {
@@ -26,10 +26,12 @@ struct DeliveryBatch: Sendable {
     var hasFrames: Bool { !frameEnds.isEmpty }
 }
 
-/// One message for one session: its frame bytes, ready to write.
+/// One message for one session: its frame bytes, ready to write after the changeset of revision `after`.
 struct Reply: Sendable {
     let session: SessionID
     let frame: ByteBuffer
+    /// The changeset this reply must follow (its own commit for an ack; the head when it was decided otherwise).
+    let after: Revision
 }
 
 /// A session's identity inside the daemon: unique for the process's life.

@@ -60,11 +60,12 @@ final class Hub: Sendable {
             ends.append(frames.readableBytes)
         }
         var replies: [Int: [Reply]] = [:]
-        for (address, message) in batch.replies {
-            replies[address.shard, default: []].append(
+        for reply in batch.replies {
+            replies[reply.address.shard, default: []].append(
                 Reply(
-                    session: address.session,
-                    frame: ServerFrameEncoder.textFrame(message.encoded(), allocator: allocator)
+                    session: reply.address.session,
+                    frame: ServerFrameEncoder.textFrame(reply.message.encoded(), allocator: allocator),
+                    after: reply.after
                 )
             )
         }

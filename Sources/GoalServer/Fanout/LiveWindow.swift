@@ -53,12 +53,15 @@ struct LiveWindow {
         revision >= head || revision + 1 >= firstRevision
     }
 
-    /// The frames of every revision after `revision`, as a slice sharing this window's storage; nil when none.
-    /// Callers check `reaches(back:)` first: below it, the frames before `firstRevision` would be missing.
-    func frames(after revision: Revision) -> ByteBuffer? {
-        guard revision < head, !frameEnds.isEmpty else { return nil }
+    /// The frames of every revision after `revision` up to `last` (the head by default), as a slice sharing this
+    /// window's storage; nil when none. Callers check `reaches(back:)` first: below it, the frames before
+    /// `firstRevision` would be missing.
+    func frames(after revision: Revision, through last: Revision? = nil) -> ByteBuffer? {
+        let last = min(last ?? head, head)
+        guard revision < last, !frameEnds.isEmpty, last >= firstRevision else { return nil }
         let start = revision < firstRevision ? frames.readerIndex : frameEnds[Int(revision - firstRevision)]
-        return frames.getSlice(at: start, length: frames.writerIndex - start)
+        let end = frameEnds[Int(last - firstRevision)]
+        return frames.getSlice(at: start, length: end - start)
     }
 
     private mutating func trim(keepingAfter floor: Revision) {

@@ -7,8 +7,8 @@ import NIOCore
 ///
 /// Rolling rounds: a round walks the loop's sessions in slices of `sliceSize` (a task each, so the loop reads
 /// mutations, pings and hellos in between). Each visit writes the session everything in the loop's live window
-/// after its `sent` — the same bytes for every session, one TLS record and one `write` — then its replies, then one
-/// flush. A batch that arrives mid-round joins the window at once, so the sessions the round has not reached get it
+/// after its `sent` — the same bytes for every session, one TLS record and one `write` — with each of its replies
+/// right after the changeset it follows (an ack after its own commit), then one flush. A batch that arrives mid-round joins the window at once, so the sessions the round has not reached get it
 /// in this round and the others in the next: a changeset waits at most about one round, not for the round to
 /// start and then for its turn in it. A round ends after one pass; another follows while the head moved or replies
 /// wait, else the shard rests and the next batch starts a round at once.
@@ -40,7 +40,7 @@ final class LoopShard: Sendable {
         /// The lowest revision a live session of this loop may have.
         var floor: Revision
         /// Replies waiting for their session's next visit, in the order the engine decided them.
-        var replies: [SessionID: [ByteBuffer]] = [:]
+        var replies: [SessionID: [Reply]] = [:]
         /// The round in progress (also between its slices).
         var round: FanoutRound?
         /// The next slice or round, when one is scheduled.
@@ -111,7 +111,7 @@ final class LoopShard: Sendable {
             state.headDigest = batch.headDigest
         }
         for reply in batch.replies[index] ?? [] where state.byID[reply.session] != nil {
-            state.replies[reply.session, default: []].append(reply.frame)
+            state.replies[reply.session, default: []].append(reply)
         }
         state.arrivals += 1
         state.oldestArrival = state.oldestArrival ?? batch.durableAt
@@ -200,12 +200,11 @@ final class LoopShard: Sendable {
         }
     }
 
-    /// One visit: the window's frames after the session's `sent`, then its replies, then one flush.
+    /// One visit: the window's frames after the session's `sent`, each reply right after the changeset it follows,
+    /// then one flush.
     private func visit(_ session: SessionHandler, _ state: State) -> (frames: Int, bytes: Int) {
-        let written = session.deliverLive(state.window)
-        if !state.replies.isEmpty, let frames = state.replies.removeValue(forKey: session.id) {
-            for frame in frames { session.deliverReply(frame) }
-        }
+        let replies = state.replies.isEmpty ? [] : state.replies.removeValue(forKey: session.id) ?? []
+        let written = session.deliverLive(state.window, replies: replies)
         session.flushIfNeeded()
         return written
     }

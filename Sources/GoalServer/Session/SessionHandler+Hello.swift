@@ -67,7 +67,7 @@ extension SessionHandler {
             )
             return
         }
-        guard !token.isRevoked else {
+        guard !core.tokens.isRevoked(token) else {
             fail(.tokenRevoked, "token \(token.name) was revoked; ask an admin for a new one")
             return
         }

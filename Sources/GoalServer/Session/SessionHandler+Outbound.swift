@@ -75,12 +75,41 @@ extension SessionHandler {
 
     // MARK: - What the shard delivers
 
+    /// The loop's live window and this session's replies: when live, the frames after `sent` with each reply right
+    /// after the changeset it follows (PROTOCOL.md §6: an ack comes right after its own changeset, also when one
+    /// batch carries many); while catching up, the head is noted as the target and the replies are held.
+    ///
+    /// - Returns: the changeset frames and bytes written.
+    func deliverLive(_ window: LiveWindow, replies: [Reply]) -> (frames: Int, bytes: Int) {
+        guard !isClosing else { return (0, 0) }
+        guard wantsChangesets else {
+            for reply in replies { deliverReply(reply.frame) }
+            return (0, 0)
+        }
+        guard case .live = streamState, window.reaches(back: sent) else {
+            // Catching up (or about to rejoin from the log): the replies wait for `caught_up`.
+            let noted = deliverLive(window)
+            for reply in replies { deliverReply(reply.frame) }
+            return noted
+        }
+        var written = (frames: 0, bytes: 0)
+        for reply in replies {
+            if reply.after > sent, let frames = window.frames(after: sent, through: reply.after) {
+                written.frames += Int(min(reply.after, window.head) - sent)
+                written.bytes += frames.readableBytes
+                enqueue(frames)
+                sent = min(reply.after, window.head)
+            }
+            deliverReply(reply.frame)
+        }
+        let rest = deliverLive(window)
+        return (written.frames + rest.frames, written.bytes + rest.bytes)
+    }
+
     /// The loop's live window: the frames after `sent` are written when live, the head noted as the catch-up
     /// target otherwise.
-    ///
-    /// - Returns: the frames and bytes written.
-    func deliverLive(_ window: LiveWindow) -> (frames: Int, bytes: Int) {
-        guard wantsChangesets, !isClosing else { return (0, 0) }
+    private func deliverLive(_ window: LiveWindow) -> (frames: Int, bytes: Int) {
+        guard !isClosing else { return (0, 0) }
         switch streamState {
         case .live:
             guard window.reaches(back: sent) else {

@@ -158,6 +158,26 @@ public final class TestDaemon: Sendable {
         registry.emitToString()
     }
 
+    /// The value of one unlabelled counter or gauge in the daemon's metrics (0 when it has none yet).
+    public func metric(_ name: String) -> Int {
+        for line in metricsText().split(separator: "\n") where line.hasPrefix(name + " ") {
+            return Int(Double(line.split(separator: " ").last ?? "") ?? 0)
+        }
+        return 0
+    }
+
+    /// Waits until the metric `name` reaches `value`: polls the daemon's own registry (a state, not a time), and
+    /// gives up after `timeout` with `TestDaemonError.metricNotReached`.
+    public func waitForMetric(_ name: String, atLeast value: Int, timeout: Duration = .seconds(20)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while metric(name) < value {
+            guard ContinuousClock.now < deadline else {
+                throw TestDaemonError.metricNotReached(name: name, wanted: value, seen: metric(name))
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// A connector to this daemon trusting the test CA.
     public func connector(path: String = "/v1/stream") throws -> TestTLSConnector {
         try TestTLSConnector(port: port, path: path, security: .caPEM(TestCertificates.shared.caPEM))
@@ -181,4 +201,10 @@ public func withTestDaemon<T>(
         await daemon.stop()
         throw error
     }
+}
+
+/// Why a wait on the test daemon failed.
+public enum TestDaemonError: Error, Sendable, Equatable {
+    /// A metric did not reach the wanted value in time.
+    case metricNotReached(name: String, wanted: Int, seen: Int)
 }

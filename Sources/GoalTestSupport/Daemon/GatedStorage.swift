@@ -1,0 +1,116 @@
+public import GoalModel
+public import GoalStore
+import Synchronization
+import Foundation
+
+/// Wraps a `LeagueStorage` and holds chosen calls at a gate until the test opens it, so a test can stop the
+/// daemon at an exact point (a batch write in flight, a hello between its token look-up and its registration)
+/// and act while it is held: no sleeps, no timing. Every call is forwarded unchanged once its gate is open.
+///
+/// Threading: `Sendable`. Held calls block their own thread (the daemon's writer queue or thread pool) on a
+/// condition; the test side waits asynchronously (`waitUntilHeld`). Lifetime: holds the wrapped store strongly;
+/// `close()` closes it. Open every gate before stopping the daemon, or its held threads never return.
+public final class GatedStorage: LeagueStorage {
+    /// The calls that can be held.
+    public enum Call: Hashable, Sendable {
+        case append
+        case logBounds
+    }
+
+    private struct State {
+        var closed: Set<Call> = []
+        var held: [Call: Int] = [:]
+        var waiters: [(Call, Int, CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// The wrapped store.
+    public let base: any LeagueStorage
+    private let state = Mutex(State())
+    // NSCondition (not the Mutex) blocks the held threads: a Mutex cannot wait.
+    private let condition = NSCondition()
+
+    public init(wrapping base: any LeagueStorage) {
+        self.base = base
+    }
+
+    /// Closes `call`'s gate: calls made from now on wait until `open` (calls already past it are not affected).
+    public func close(_ call: Call) {
+        condition.lock()
+        state.withLock { _ = $0.closed.insert(call) }
+        condition.unlock()
+    }
+
+    /// Opens `call`'s gate and lets every held call through.
+    public func open(_ call: Call) {
+        condition.lock()
+        state.withLock { _ = $0.closed.remove(call) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Returns once at least `count` calls of `call` are held at its gate.
+    public func waitUntilHeld(_ call: Call, count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if state.held[call, default: 0] >= count { return true }
+                state.waiters.append((call, count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    private func pass(_ call: Call) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard state.withLock({ $0.closed.contains(call) }) else { return }
+        let ready = state.withLock { state in
+            state.held[call, default: 0] += 1
+            let held = state.held[call]!
+            let ready = state.waiters.filter { $0.0 == call && $0.1 <= held }.map(\.2)
+            state.waiters.removeAll { $0.0 == call && $0.1 <= held }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+        while state.withLock({ $0.closed.contains(call) }) { condition.wait() }
+        state.withLock { $0.held[call, default: 1] -= 1 }
+    }
+
+    public func append(_ batch: StorageBatch) throws(StorageError) {
+        pass(.append)
+        try base.append(batch)
+    }
+
+    public func logBounds() throws(StorageError) -> LogBounds {
+        pass(.logBounds)
+        return try base.logBounds()
+    }
+
+    public func recover() throws(StorageError) -> DurableLeague { try base.recover() }
+
+    public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
+        try base.backlog(after: after, upTo: upTo, limit: limit)
+    }
+
+    public func prune(now: Timestamp) throws(StorageError) -> PruneReport { try base.prune(now: now) }
+
+    public func checkpoint() throws(StorageError) { try base.checkpoint() }
+
+    public func createToken(_ token: StoredToken) throws(StorageError) { try base.createToken(token) }
+
+    public func tokens() throws(StorageError) -> [StoredToken] { try base.tokens() }
+
+    public func token(secretHash: [UInt8]) throws(StorageError) -> StoredToken? {
+        try base.token(secretHash: secretHash)
+    }
+
+    public func revokeToken(named name: String, at time: Timestamp) throws(StorageError) -> StoredToken {
+        try base.revokeToken(named: name, at: time)
+    }
+
+    public func epoch() throws(StorageError) -> LeagueEpoch { try base.epoch() }
+
+    public func rotateEpoch() throws(StorageError) -> LeagueEpoch { try base.rotateEpoch() }
+
+    public func close() throws(StorageError) { try base.close() }
+}
