@@ -37,6 +37,7 @@ enum ServerPipeline {
 
         return channel.eventLoop.makeCompletedFuture {
             let sync = channel.pipeline.syncOperations
+            try sync.addHandler(ConnectionAborter())
             try sync.addHandler(NIOSSLServerHandler(context: tls))
             let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken)
             let upgrader = WebSocketUpgrader(maxFrameSize: core.limits.maxInboundMessageBytes) { channel in
@@ -93,7 +94,8 @@ enum ServerPipeline {
             core: core,
             shard: core.hub.shard(for: channel.eventLoop),
             remoteAddress: remote,
-            connectedAt: connectedAt
+            connectedAt: connectedAt,
+            aborter: try sync.handler(type: ConnectionAborter.self)
         )
         try sync.addHandler(session)
         if let refusal { session.fail(.connectionLimit, refusal.description) }

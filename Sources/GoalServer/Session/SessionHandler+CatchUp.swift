@@ -15,8 +15,7 @@ extension SessionHandler {
     func pumpCatchUp() {
         guard case .catchingUp(let mode) = streamState, let context, !isClosing else { return }
         while context.channel.isWritable, let frame = snapshotFrames.popFirst() {
-            context.write(wrapOutboundOut(frame), promise: nil)
-            needsFlush = true
+            writeCatchUp(frame, context: context)
         }
         guard snapshotFrames.isEmpty, !awaitingSnapshot, !backlogReadInFlight, context.channel.isWritable else {
             return
@@ -67,8 +66,7 @@ extension SessionHandler {
                     self.fail(.resync, "the log has no changesets after \(self.sent); reconnect to resynchronize")
                     return
                 }
-                context.write(self.wrapOutboundOut(buffer), promise: nil)
-                self.needsFlush = true
+                self.writeCatchUp(buffer, context: context)
                 self.sent = last
                 self.pumpCatchUp()
                 self.flushIfNeeded()

@@ -46,7 +46,7 @@ extension SessionHandler {
     private func checkBufferedBytes(_ context: ChannelHandlerContext) {
         guard case .live = streamState, !isClosing else { return }
         // A writable channel holds at most the high watermark: no need to ask NIO when that fits in the bound.
-        if queuedBytes + ServerCore.writeBufferWaterMark.high <= core.limits.sessionQueueBytes,
+        if queuedBytes + ServerCore.writeBufferWaterMark.high <= core.limits.sessionQueueBytes + catchUpBytesUnwritten,
             context.channel.isWritable
         {
             return
@@ -54,8 +54,9 @@ extension SessionHandler {
         guard
             let buffered = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)
         else { return }
-        if buffered + queuedBytes > core.limits.sessionQueueBytes {
-            slowConsumer(reason: "\(buffered + queuedBytes) bytes were waiting for the socket")
+        let live = max(0, buffered - catchUpBytesUnwritten) + queuedBytes
+        if live > core.limits.sessionQueueBytes {
+            slowConsumer(reason: "\(live) bytes were waiting for the socket")
         }
     }
 
@@ -167,11 +168,28 @@ extension SessionHandler {
         context.write(wrapOutboundOut(error), promise: nil)
         context.writeAndFlush(wrapOutboundOut(close), promise: nil)
         needsFlush = false
-        let grace: TimeAmount =
-            code == .slowConsumer
-            ? .milliseconds(Int64(core.limits.slowConsumerAbortMilliseconds)) : .seconds(2)
         let channel = context.channel
-        context.eventLoop.scheduleTask(in: grace) { channel.close(promise: nil) }
+        guard code == .slowConsumer else {
+            context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+            return
+        }
+        // A slow consumer may never read again: reset the connection at the end of the grace, beneath TLS (a TLS
+        // close would wait for the peer's close_notify first, PROTOCOL.md §7).
+        let grace = TimeAmount.milliseconds(Int64(core.limits.slowConsumerAbortMilliseconds))
+        let aborter = self.aborter
+        context.eventLoop.assumeIsolated().scheduleTask(in: grace) {
+            if let aborter { aborter.abort() } else { channel.close(promise: nil) }
+        }
+    }
+
+    /// Writes catch-up bytes (snapshot, backlog) and counts them as catch-up until the socket took them.
+    func writeCatchUp(_ frames: ByteBuffer, context: ChannelHandlerContext) {
+        let bytes = frames.readableBytes
+        catchUpBytesUnwritten += bytes
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenComplete { _ in self.catchUpBytesUnwritten -= bytes }
+        context.write(wrapOutboundOut(frames), promise: written)
+        needsFlush = true
     }
 
     /// The slow-consumer policy: drop the queue, send 4008 after what is already in the socket, abort after 5 s.

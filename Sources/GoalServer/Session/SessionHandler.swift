@@ -29,6 +29,8 @@ final class SessionHandler: ChannelInboundHandler {
     var logger: Logger
 
     var context: ChannelHandlerContext?
+    /// Resets the connection beneath TLS (the slow-consumer abort); nil when the pipeline has none.
+    let aborter: ConnectionAborter?
     var phase = SessionPhase.awaitingHello
     /// Set while registered with the shard, the limiter and the instance registry; cleared by `tearDown`.
     var registration: SessionIdentity?
@@ -46,6 +48,9 @@ final class SessionHandler: ChannelInboundHandler {
     /// The newest revision the shard has delivered since this session registered.
     var target: Revision = 0
     var snapshotFrames: ArraySlice<ByteBuffer> = []
+    /// Catch-up bytes (snapshot, backlog) handed to the channel and not yet written to the socket: they never count
+    /// toward the slow-consumer bound (PROTOCOL.md §3), also while they are still buffered after going live.
+    var catchUpBytesUnwritten = 0
     var awaitingSnapshot = false
     var backlogReadInFlight = false
     /// Replies held while catching up, so an ack never precedes its changeset.
@@ -63,8 +68,15 @@ final class SessionHandler: ChannelInboundHandler {
     var heartbeat: RepeatedTask?
     var readsPaused = false
 
-    init(core: ServerCore, shard: LoopShard, remoteAddress: String, connectedAt: NIODeadline) {
+    init(
+        core: ServerCore,
+        shard: LoopShard,
+        remoteAddress: String,
+        connectedAt: NIODeadline,
+        aborter: ConnectionAborter? = nil
+    ) {
         self.core = core
+        self.aborter = aborter
         self.shard = shard
         self.id = core.makeSessionID()
         self.remoteAddress = remoteAddress
