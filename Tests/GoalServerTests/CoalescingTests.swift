@@ -1,7 +1,7 @@
 import Foundation
 import GoalModel
-import GoalServer
-import GoalTestSupport
+@_spi(Testing) import GoalServer
+@_spi(Testing) import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
@@ -9,19 +9,24 @@ import Testing
 @Suite("fan-out rounds: rolling slices, batches that wait for the next visit")
 struct CoalescingTests {
     @Test(
-        "batches made durable during a shard's pause go out in one round: in order, each once, acks after changesets"
+        "batches made durable while a shard holds its next round go out in one round: in order, each once, acks after changesets"
     )
     func batchesShareARound() async throws {
-        try await withTestDaemon(hooks: DaemonTestHooks(fanoutPause: .seconds(2))) { daemon in
+        let gate = FanoutGate()
+        try await withTestDaemon(hooks: DaemonTestHooks(fanoutGate: gate)) { daemon in
             let watcher = try await TestSession.open(daemon, token: daemon.tokens.viewer)
             let author = try await TestSession.open(daemon, token: daemon.tokens.editor)
-            // The first batch goes out at once; every shard then pauses for two seconds.
+            // The first batch goes out at once; every later round waits for the gate.
             let first = try await author.commit(seq: 1, base: 0, Make.createPlayer("P1"))
             #expect(first.last == .ack(seq: 1, revision: 1, noop: false))
-            // Sent one by one after an idle writer: at least two batches, all decided within the pause.
+            #expect(try await watcher.next().changesetRevision == 1)
+            // Sent one by one: several batches, all durable while the next round is held.
             for seq in UInt64(2)...6 {
                 try await author.send(author.mutation(seq: seq, base: 1, Make.createPlayer("P\(seq)")))
             }
+            try await daemon.waitForMetric("goald_commits_total", atLeast: 6)
+            try await Self.waitForDurableHead(6, daemon)
+            gate.open()
             let answers = try await author.collect { $0.isAck(seq: 6) }
             for seq in UInt64(2)...6 {
                 let changeset = answers.firstIndex { $0.changesetRevision == Revision(seq) }
@@ -31,10 +36,10 @@ struct CoalescingTests {
             #expect(answers.compactMap(\.changesetRevision) == [2, 3, 4, 5, 6])
 
             var revisions: [Revision] = []
-            while revisions.count < 6 {
+            while revisions.count < 5 {
                 if let revision = try await watcher.next().changesetRevision { revisions.append(revision) }
             }
-            #expect(revisions == [1, 2, 3, 4, 5, 6])
+            #expect(revisions == [2, 3, 4, 5, 6])
 
             let rounds = try #require(Self.histogram("goald_fanout_round_batches", in: daemon.metricsText()))
             #expect(rounds.sum > rounds.count, "some round carried more than one batch: \(rounds)")
@@ -43,14 +48,16 @@ struct CoalescingTests {
 
     @Test("a graceful stop first sends the changesets and acks still waiting for the next round")
     func stopDeliversTheWaitingRound() async throws {
-        let daemon = try await TestDaemon.start(hooks: DaemonTestHooks(fanoutPause: .seconds(120)))
+        let gate = FanoutGate()
+        let daemon = try await TestDaemon.start(hooks: DaemonTestHooks(fanoutGate: gate))
         let watcher = try await TestSession.open(daemon, token: daemon.tokens.viewer)
         let author = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
         _ = try await author.commit(seq: 1, base: 0, Make.createPlayer("Ada"))
         #expect(try await watcher.next().changesetRevision == 1)
-        // Durable, but waiting for a round two minutes away.
+        // Durable, but waiting for a round the gate holds.
         try await author.send(author.mutation(seq: 2, base: 1, Make.createPlayer("Bea")))
         try await Self.waitForDurableHead(2, daemon)
+        await gate.waitUntilHeld()
         try await daemon.stop().get()
 
         let (seen, watcherClose) = try await watcher.readUntilClosed()
@@ -89,35 +96,28 @@ struct CoalescingTests {
     )
     func midRoundBatchJoinsTheRound() async throws {
         let oneLoop: (inout ServerConfiguration) -> Void = { $0.eventLoopThreads = 1 }
-        // Two seconds after every slice of 24 sessions (LoopShard.sliceSize): 48 subscribers are two slices.
-        try await withTestDaemon(hooks: DaemonTestHooks(fanoutPause: .seconds(2)), configure: oneLoop) { daemon in
+        let gate = FanoutGate()
+        // 48 subscribers are two slices of 24 (LoopShard.sliceSize); the gate holds the second until released.
+        try await withTestDaemon(hooks: DaemonTestHooks(fanoutGate: gate), configure: oneLoop) { daemon in
             var subscribers: [TestSession] = []
             for _ in 0..<48 { subscribers.append(try await TestSession.open(daemon, token: daemon.tokens.viewer)) }
             let author = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
             let (early, late) = (subscribers[0], subscribers[30])
-            let arrivals = { (session: TestSession) in
-                Task { () throws -> ([Revision], ContinuousClock.Instant) in
-                    var revisions: [Revision] = []
-                    while revisions.count < 2 {
-                        if let revision = try await session.next().changesetRevision { revisions.append(revision) }
-                    }
-                    return (revisions, ContinuousClock.now)
-                }
-            }
-            let (earlyArrival, lateArrival) = (arrivals(early), arrivals(late))
             // Revision 1 starts a round: the first slice (subscribers 0–23) gets it at once.
             try await author.send(author.mutation(seq: 1, base: 0, Make.createPlayer("P1")))
-            try await Self.waitForDurableHead(1, daemon)
-            // Revision 2 becomes durable during the pause after that slice.
+            #expect(try await early.next().changesetRevision == 1)
+            await gate.waitUntilHeld()
+            // Revision 2 becomes durable while the round's second slice is held.
             try await author.send(author.mutation(seq: 2, base: 1, Make.createPlayer("P2")))
             try await Self.waitForDurableHead(2, daemon)
-
-            let (earlyRevisions, earlyAt) = try await earlyArrival.value
-            let (lateRevisions, lateAt) = try await lateArrival.value
-            #expect(earlyRevisions == [1, 2])
-            #expect(lateRevisions == [1, 2])
-            // Subscriber 30 (second slice of round 1) got revision 2 in round 1; subscriber 0 only in round 2.
-            #expect(lateAt < earlyAt, "subscriber 30 had revision 2 before subscriber 0")
+            gate.release()
+            // Subscriber 30 (second slice of round 1) gets revision 2 in round 1...
+            #expect(try await late.next().changesetRevision == 1)
+            #expect(try await late.next().changesetRevision == 2)
+            // ...while subscriber 0 gets it only in round 2, which waits for the gate.
+            await gate.waitUntilHeld()
+            gate.open()
+            #expect(try await early.next().changesetRevision == 2)
             for index in [1, 23, 24, 47] {
                 #expect(try await subscribers[index].next().changesetRevision == 1)
                 #expect(try await subscribers[index].next().changesetRevision == 2)

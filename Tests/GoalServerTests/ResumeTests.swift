@@ -163,9 +163,33 @@ struct ResumeTests {
         }
     }
 
+    @Test("commits that land between a session's registration and its backlog read arrive once, in order, then caught_up")
+    func commitsDuringTheBacklogRead() async throws {
+        let storage = GatedStorage(wrapping: InMemoryLeagueStorage())
+        try await withTestDaemon(storage: storage) { daemon in
+            let head = try await Self.commitPlayers(daemon, count: 10)
+            // The resuming session registers at head 10, then its first backlog page read is held.
+            storage.close(.backlog)
+            let resuming = Task {
+                try await TestSession.open(daemon, token: daemon.tokens.viewer, since: 0, digest: .genesis)
+            }
+            await storage.waitUntilHeld(.backlog)
+            let writer = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+            for seq in UInt64(1)...5 {
+                _ = try await writer.commit(seq: seq, base: head, Make.createPlayer("late\(seq)"))
+            }
+            storage.open(.backlog)
+            let session = try await resuming.value
+            #expect(session.welcome.mode == .backlog)
+            let messages = try await session.collect { if case .caughtUp = $0 { true } else { false } }
+            #expect(messages.compactMap(\.changesetRevision) == Array(1...15))
+            #expect(messages.last == .caughtUp(head: 15))
+        }
+    }
+
     @Test("resume under load: 5 writers commit while 50 subscribers drop and resume; each sees every revision once")
     func resumeUnderLoad() async throws {
-        try await withTestDaemon(hooks: DaemonTestHooks(backlogReadDelay: .milliseconds(3))) { daemon in
+        try await withTestDaemon { daemon in
             let writersDone = ManagedCounter()
             async let writing: Void = withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<5 {

@@ -1,17 +1,14 @@
-/// Seams for tests that need to widen a race window. Production code passes `.none`.
+/// Seams for tests that must stop the daemon at an exact point; production code passes none. Each is a gate the
+/// test opens, never a sleep (store calls are held with GoalTestSupport's `GatedStorage`).
 ///
 /// Value type, `Sendable`.
+@_spi(Testing)
 public struct DaemonTestHooks: Sendable {
-    /// Sleep this long on the thread pool before each backlog page is read, so commits land between a session's
-    /// registration and its backlog read.
-    public var backlogReadDelay: Duration?
-    /// Pause exactly this long after every fan-out slice (instead of as long as the slice took, at most
-    /// `limits.fanoutCoalesceMilliseconds`), so a test can commit while a round is between slices.
-    public var fanoutPause: Duration?
+    /// Holds every fan-out slice that follows a slice until the test releases it (`FanoutGate`).
+    public var fanoutGate: FanoutGate?
 
-    public init(backlogReadDelay: Duration? = nil, fanoutPause: Duration? = nil) {
-        self.backlogReadDelay = backlogReadDelay
-        self.fanoutPause = fanoutPause
+    public init(fanoutGate: FanoutGate? = nil) {
+        self.fanoutGate = fanoutGate
     }
 
     /// No hooks.

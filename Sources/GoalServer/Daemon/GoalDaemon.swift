@@ -36,14 +36,32 @@ public final class GoalDaemon: Service, Sendable {
     ///   - tlsContext: Builds the listener's TLS context; called at start and again by `reloadTLS()`.
     ///   - metricsRegistry: The registry `/metrics` renders.
     ///   - logger: The daemon's logger.
-    ///   - testHooks: Race-widening seams for tests; `.none` in production.
+    public convenience init(
+        configuration: ServerConfiguration,
+        storage: any LeagueStorage,
+        tlsContext: @escaping @Sendable () throws -> NIOSSLContext,
+        metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        logger: Logger
+    ) {
+        self.init(
+            configuration: configuration,
+            storage: storage,
+            tlsContext: tlsContext,
+            metricsRegistry: metricsRegistry,
+            logger: logger,
+            testHooks: .none
+        )
+    }
+
+    /// A daemon with test seams (`DaemonTestHooks`); the parameters are those of the public initializer.
+    @_spi(Testing)
     public init(
         configuration: ServerConfiguration,
         storage: any LeagueStorage,
         tlsContext: @escaping @Sendable () throws -> NIOSSLContext,
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         logger: Logger,
-        testHooks: DaemonTestHooks = .none
+        testHooks: DaemonTestHooks
     ) {
         self.testHooks = testHooks
         self.configuration = configuration
@@ -169,7 +187,7 @@ public final class GoalDaemon: Service, Sendable {
             head: recovered.head,
             headDigest: recovered.headDigest,
             coalescePause: .milliseconds(Int64(configuration.limits.fanoutCoalesceMilliseconds)),
-            fixedPause: testHooks.fanoutPause.map { TimeAmount($0) },
+            gate: testHooks.fanoutGate,
             metrics: metrics
         )
         let engine = Engine(
@@ -203,8 +221,7 @@ public final class GoalDaemon: Service, Sendable {
             limits: configuration.limits,
             epoch: recovered.epoch.rawValue,
             threadPool: threadPool,
-            logger: logger,
-            testHooks: testHooks
+            logger: logger
         )
     }
 

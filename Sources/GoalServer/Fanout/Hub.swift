@@ -21,7 +21,7 @@ final class Hub: Sendable {
         head: Revision,
         headDigest: Digest,
         coalescePause: TimeAmount,
-        fixedPause: TimeAmount? = nil,
+        gate: FanoutGate? = nil,
         metrics: ServerMetrics
     ) {
         var shards: [LoopShard] = []
@@ -34,7 +34,7 @@ final class Hub: Sendable {
                     head: head,
                     headDigest: headDigest,
                     maxPause: coalescePause,
-                    fixedPause: fixedPause,
+                    gate: gate,
                     metrics: metrics
                 )
             )

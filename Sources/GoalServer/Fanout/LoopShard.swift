@@ -45,6 +45,10 @@ final class LoopShard: Sendable {
         var round: FanoutRound?
         /// The next slice or round, when one is scheduled.
         var scheduled: Scheduled<Void>?
+        /// The next slice or round, when a test's gate holds it.
+        var gateHeld = false
+        /// With a test's gate: a slice ran, so the next one waits for a permit.
+        var pauseOwed = false
         /// The earliest time the next slice (or round) may be written.
         var nextSliceAt = NIODeadline.uptimeNanoseconds(0)
         /// Batches that arrived since the last round began, and when the first of them became durable.
@@ -64,8 +68,8 @@ final class LoopShard: Sendable {
     private let box: NIOLoopBoundBox<State>
     /// The longest pause after a slice (`limits.fanoutCoalesceMilliseconds`); zero writes slices back to back.
     private let maxPause: TimeAmount
-    /// A fixed pause after every slice instead (`DaemonTestHooks.fanoutPause`).
-    private let fixedPause: TimeAmount?
+    /// A test's gate: the slice after a slice waits for its permit instead of a pause (`DaemonTestHooks`).
+    private let gate: FanoutGate?
 
     init(
         index: Int,
@@ -73,13 +77,13 @@ final class LoopShard: Sendable {
         head: Revision,
         headDigest: Digest,
         maxPause: TimeAmount,
-        fixedPause: TimeAmount? = nil,
+        gate: FanoutGate? = nil,
         metrics: ServerMetrics
     ) {
         self.index = index
         self.eventLoop = eventLoop
         self.maxPause = maxPause
-        self.fixedPause = fixedPause
+        self.gate = gate
         self.metrics = metrics
         self.box = .makeBoxSendingValue(State(head: head, headDigest: headDigest), eventLoop: eventLoop)
     }
@@ -115,8 +119,8 @@ final class LoopShard: Sendable {
         }
         state.arrivals += 1
         state.oldestArrival = state.oldestArrival ?? batch.durableAt
-        guard state.round == nil, state.scheduled == nil else { return }
-        if NIODeadline.now() >= state.nextSliceAt {
+        guard state.round == nil, state.scheduled == nil, !state.gateHeld else { return }
+        if NIODeadline.now() >= state.nextSliceAt, !state.pauseOwed {
             beginRound()
             writeSlice()
         } else {
@@ -170,7 +174,8 @@ final class LoopShard: Sendable {
         let busy = end - start
         round.busy = round.busy + busy
         let cpu = TimeAmount.nanoseconds(ThreadCPUClock.nanoseconds() - cpuStart)
-        state.nextSliceAt = end + (fixedPause ?? min(cpu, maxPause))
+        state.nextSliceAt = end + (gate == nil ? min(cpu, maxPause) : .zero)
+        state.pauseOwed = gate != nil
         if round.isFinished {
             endRound(round)
             guard state.window.head > round.startHead || !state.replies.isEmpty else {
@@ -191,6 +196,17 @@ final class LoopShard: Sendable {
             self.box.value.scheduled = nil
             if beginning { self.beginRound() }
             self.writeSlice()
+        }
+        if let gate {
+            state.gateHeld = true
+            let box = self.box
+            gate.pass(on: eventLoop) { [self] in
+                box.value.gateHeld = false
+                box.value.pauseOwed = false
+                if beginning { self.beginRound() }
+                self.writeSlice()
+            }
+            return
         }
         if deadline <= .now() {
             state.scheduled = nil

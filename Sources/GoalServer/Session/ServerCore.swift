@@ -27,7 +27,6 @@ final class ServerCore: Sendable {
     let epoch: String
     let threadPool: NIOThreadPool
     let logger: Logger
-    let testHooks: DaemonTestHooks
     private let nextSessionID = Atomic<UInt64>(0)
     /// Bytes queued in every session's own outbound queue together (the global cap).
     let queuedBytes = Atomic<Int>(0)
@@ -44,10 +43,8 @@ final class ServerCore: Sendable {
         limits: ServerLimits,
         epoch: String,
         threadPool: NIOThreadPool,
-        logger: Logger,
-        testHooks: DaemonTestHooks = .none
+        logger: Logger
     ) {
-        self.testHooks = testHooks
         self.engine = engine
         self.hub = hub
         self.storage = storage

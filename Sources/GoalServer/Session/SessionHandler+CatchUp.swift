@@ -46,13 +46,7 @@ extension SessionHandler {
         let storage = core.storage
         let (after, upTo, limit) = (sent, target, core.limits.backlogPageSize)
         let allocator = context.channel.allocator
-        let delay = core.testHooks.backlogReadDelay
         core.threadPool.runIfActive(eventLoop: context.eventLoop) { () throws -> (ByteBuffer, Revision?) in
-            if let delay {
-                Thread.sleep(
-                    forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-                )
-            }
             let frames = try storage.backlog(after: after, upTo: upTo, limit: limit)
             var buffer = allocator.buffer(capacity: frames.reduce(0) { $0 + $1.bytes.count + 10 })
             for frame in frames { ServerFrameEncoder.write(opcode: .text, payload: frame.bytes, into: &buffer) }

@@ -15,6 +15,7 @@ public final class GatedStorage: LeagueStorage {
     public enum Call: Hashable, Sendable {
         case append
         case logBounds
+        case backlog
     }
 
     private struct State {
@@ -89,7 +90,8 @@ public final class GatedStorage: LeagueStorage {
     public func recover() throws(StorageError) -> DurableLeague { try base.recover() }
 
     public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
-        try base.backlog(after: after, upTo: upTo, limit: limit)
+        pass(.backlog)
+        return try base.backlog(after: after, upTo: upTo, limit: limit)
     }
 
     public func prune(now: Timestamp) throws(StorageError) -> PruneReport { try base.prune(now: now) }

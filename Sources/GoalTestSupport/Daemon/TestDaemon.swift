@@ -1,6 +1,6 @@
 public import Foundation
 public import GoalModel
-public import GoalServer
+@_spi(Testing) public import GoalServer
 public import GoalStore
 public import GoalTransport
 import Logging
@@ -91,7 +91,17 @@ public final class TestDaemon: Sendable {
     public static func start(
         storage: any LeagueStorage = InMemoryLeagueStorage(),
         limits: ServerLimits = ServerLimits(),
-        hooks: DaemonTestHooks = .none,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestDaemon {
+        try await start(storage: storage, limits: limits, hooks: .none, configure: configure)
+    }
+
+    /// Starts a daemon with test seams (`DaemonTestHooks`); otherwise as `start(storage:limits:configure:)`.
+    @_spi(Testing)
+    public static func start(
+        storage: any LeagueStorage = InMemoryLeagueStorage(),
+        limits: ServerLimits = ServerLimits(),
+        hooks: DaemonTestHooks,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestDaemon {
         let tokens = try ensureTokens(in: storage)
@@ -188,7 +198,18 @@ public final class TestDaemon: Sendable {
 public func withTestDaemon<T>(
     storage: any LeagueStorage = InMemoryLeagueStorage(),
     limits: ServerLimits = ServerLimits(),
-    hooks: DaemonTestHooks = .none,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (TestDaemon) async throws -> T
+) async throws -> T {
+    try await withTestDaemon(storage: storage, limits: limits, hooks: .none, configure: configure, body)
+}
+
+/// Runs `body` with a started daemon with test seams (`DaemonTestHooks`) and always stops it.
+@_spi(Testing)
+public func withTestDaemon<T>(
+    storage: any LeagueStorage = InMemoryLeagueStorage(),
+    limits: ServerLimits = ServerLimits(),
+    hooks: DaemonTestHooks,
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestDaemon) async throws -> T
 ) async throws -> T {
