@@ -84,7 +84,7 @@ struct SlowConsumerCloseTests {
             let stalled = try await TestSession.open(daemon, token: daemon.tokens.viewer, connector: tinyWindow)
             try await stalled.client.pauseReading()
             let writing = Task { try await Self.bigChangesets(daemon, players: 200, goals: 300) }
-            try await daemon.waitForMetric("goald_slow_consumer_closes_total", atLeast: 1)
+            try await daemon.waitForMetric("goald_slow_consumer_closes_total", atLeast: 1, timeout: .seconds(120))
             try await stalled.client.resumeReading()  // well within the grace (30 s here)
             let (messages, code) = try await stalled.readUntilClosed()
             #expect(code == 4008)
@@ -109,7 +109,7 @@ struct SlowConsumerCloseTests {
             let stalled = try await TestSession.open(daemon, token: daemon.tokens.viewer, connector: tinyWindow)
             try await stalled.client.pauseReading()
             _ = try await Self.bigChangesets(daemon, players: 200, goals: 300)
-            try await daemon.waitForMetric("goald_slow_consumer_closes_total", atLeast: 1)
+            try await daemon.waitForMetric("goald_slow_consumer_closes_total", atLeast: 1, timeout: .seconds(120))
             // The stalled client never reads again. A graceful close would wait for its TLS close_notify (5 s past
             // the grace) and end with a FIN behind the unread bytes; an abort resets the connection, which the
             // client's socket reports even while it is not reading.

@@ -87,7 +87,6 @@ extension SessionHandler {
         let identity = SessionIdentity(token: token, instance: hello.clientInstance, stream: hello.stream)
         phase = .open(identity)
         registration = identity
-        wantsChangesets = identity.stream == .all
         core.metrics.sessions.increment()
         handshakeDeadline?.cancel()
         handshakeDeadline = nil
@@ -96,18 +95,7 @@ extension SessionHandler {
 
         let (head, headDigest) = shard.register(self)
         let mode = syncMode(for: hello, head: head, facts: facts)
-        target = head
-        switch mode {
-        case .live:
-            sent = max(head, hello.since ?? head)  // frames up to `since` are the client's already
-            streamState = .live
-        case .backlog:
-            sent = hello.since ?? 0
-            streamState = .catchingUp(.backlog)
-        case .snapshot:
-            streamState = .catchingUp(.snapshot)
-            awaitingSnapshot = true
-        }
+        if identity.stream == .all { stream = SessionStream(mode: mode, since: hello.since, head: head) }
         sendNow(
             .welcome(
                 ServerMessage.Welcome(

@@ -44,7 +44,7 @@ extension SessionHandler {
     /// takes a whole batch in one write, so a huge batch would otherwise pass the bound unseen. Catch-up (backlog
     /// and snapshot) does not count, as the protocol promises; it is written only while the socket is writable.
     private func checkBufferedBytes(_ context: ChannelHandlerContext) {
-        guard case .live = streamState, !isClosing else { return }
+        guard stream?.isLive ?? true, !isClosing else { return }
         // A writable channel holds at most the high watermark: no need to ask NIO when that fits in the bound.
         if queuedBytes + ServerCore.writeBufferWaterMark.high <= core.limits.sessionQueueBytes + catchUpBytesUnwritten,
             context.channel.isWritable
@@ -76,72 +76,65 @@ extension SessionHandler {
 
     // MARK: - What the shard delivers
 
-    /// The loop's live window and this session's replies: when live, the frames after `sent` with each reply right
-    /// after the changeset it follows (PROTOCOL.md §6: an ack comes right after its own changeset, also when one
-    /// batch carries many); while catching up, the head is noted as the target and the replies are held.
+    /// One visit of the shard: the loop's live window and this session's answers. The stream decides the order
+    /// (each answer right after the changeset it follows; held while catching up); this writes it.
     ///
     /// - Returns: the changeset frames and bytes written.
     func deliverLive(_ window: LiveWindow, replies: [Reply]) -> (frames: Int, bytes: Int) {
         guard !isClosing else { return (0, 0) }
-        guard wantsChangesets else {
-            for reply in replies { deliverReply(reply.frame) }
+        guard stream != nil else {
+            for reply in replies { enqueue(reply.frame) }  // `stream: acks`: answers only, as they come
             return (0, 0)
         }
-        guard case .live = streamState, window.reaches(back: sent) else {
-            // Catching up (or about to rejoin from the log): the replies wait for `caught_up`.
-            let noted = deliverLive(window)
-            for reply in replies { deliverReply(reply.frame) }
-            return noted
+        let wasLive = stream?.isLive ?? false
+        let writes = stream?.deliver(window, replies: replies) ?? []
+        if wasLive, stream?.mode == .catchingUp(.rejoin) {
+            logger.warning(
+                "the loop's window does not reach back to the session; catching up from the log",
+                metadata: [
+                    "goal.sent": "\(stream?.sent ?? 0)", "goal.window.first": "\(window.firstRevision)",
+                ]
+            )
+            core.metrics.fanoutRejoins.increment()
+            pumpCatchUp()
         }
+        return perform(writes)
+    }
+
+    /// Writes what the stream decided, in order.
+    @discardableResult
+    func perform(_ writes: [SessionStream.Write]) -> (frames: Int, bytes: Int) {
+        guard let context else { return (0, 0) }
         var written = (frames: 0, bytes: 0)
-        for reply in replies {
-            if reply.after > sent, let frames = window.frames(after: sent, through: reply.after) {
-                written.frames += Int(min(reply.after, window.head) - sent)
+        for write in writes {
+            switch write {
+            case .changesets(let frames, let count):
+                written.frames += count
                 written.bytes += frames.readableBytes
                 enqueue(frames)
-                sent = min(reply.after, window.head)
-            }
-            deliverReply(reply.frame)
-        }
-        let rest = deliverLive(window)
-        return (written.frames + rest.frames, written.bytes + rest.bytes)
-    }
-
-    /// The loop's live window: the frames after `sent` are written when live, the head noted as the catch-up
-    /// target otherwise.
-    private func deliverLive(_ window: LiveWindow) -> (frames: Int, bytes: Int) {
-        guard !isClosing else { return (0, 0) }
-        switch streamState {
-        case .live:
-            guard window.reaches(back: sent) else {
-                logger.warning(
-                    "the loop's window does not reach back to the session; catching up from the log",
-                    metadata: ["goal.sent": "\(sent)", "goal.window.first": "\(window.firstRevision)"]
+            case .reply(let frame):
+                enqueue(frame)
+            case .catchUp(let frames):
+                writeCatchUp(frames, context: context)
+            case .caughtUp(let head):
+                enqueue(
+                    ServerFrameEncoder.textFrame(
+                        ServerMessage.caughtUp(head: head).encoded(),
+                        allocator: context.channel.allocator
+                    )
                 )
-                core.metrics.fanoutRejoins.increment()
-                target = window.head
-                streamState = .catchingUp(.rejoin)
-                pumpCatchUp()
-                return (0, 0)
             }
-            guard let frames = window.frames(after: sent) else { return (0, 0) }
-            let written = (Int(window.head - sent), frames.readableBytes)
-            enqueue(frames)
-            sent = window.head
-            return written
-        case .catchingUp:
-            target = max(target, window.head)
-            return (0, 0)
         }
+        return written
     }
 
-    /// A reply (ack, rejection) for this session: held while catching up so it never precedes its changeset.
+    /// An answer decided by the session itself (not by the engine): held while catching up.
     func deliverReply(_ frame: ByteBuffer) {
         guard !isClosing else { return }
-        if case .catchingUp = streamState {
-            heldReplies.append(frame)
-        } else {
+        if stream == nil {
             enqueue(frame)
+        } else if let write = stream?.reply(frame) {
+            perform([write])
         }
     }
 
@@ -217,7 +210,6 @@ extension SessionHandler {
             queuedBytes = 0
         }
         queue.removeAll()
-        heldReplies.removeAll()
-        snapshotFrames = []
+        stream = nil
     }
 }

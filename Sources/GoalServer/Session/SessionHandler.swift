@@ -34,27 +34,17 @@ final class SessionHandler: ChannelInboundHandler {
     var phase = SessionPhase.awaitingHello
     /// Set while registered with the shard, the limiter and the instance registry; cleared by `tearDown`.
     var registration: SessionIdentity?
-    /// True for a registered `stream: all` session (kept apart from `registration` so the per-batch fan-out check
-    /// does not copy the identity's references).
-    var wantsChangesets = false
     var bytesBeforeHello = 0
     /// Frames that arrived while `hello` was being authenticated, handled once it is.
     var pendingInbound: [WebSocketFrame] = []
 
-    // Streaming state (see SessionHandler+CatchUp.swift).
-    var streamState = StreamState.live
-    /// The newest revision written to (or covered by a snapshot sent to) this session.
-    var sent: Revision = 0
-    /// The newest revision the shard has delivered since this session registered.
-    var target: Revision = 0
-    var snapshotFrames: ArraySlice<ByteBuffer> = []
+    /// The changeset stream of a registered `stream: all` session: what it was sent, catching up or live, held
+    /// answers (the state machine; this handler performs its writes). Nil before registration and for
+    /// `stream: acks`, whose answers are written as they come.
+    var stream: SessionStream?
     /// Catch-up bytes (snapshot, backlog) handed to the channel and not yet written to the socket: they never count
     /// toward the slow-consumer bound (PROTOCOL.md §3), also while they are still buffered after going live.
     var catchUpBytesUnwritten = 0
-    var awaitingSnapshot = false
-    var backlogReadInFlight = false
-    /// Replies held while catching up, so an ack never precedes its changeset.
-    var heldReplies: [ByteBuffer] = []
 
     // Outbound queue (see SessionHandler+Outbound.swift).
     var queue = CircularBuffer<ByteBuffer>()
@@ -315,7 +305,7 @@ final class SessionHandler: ChannelInboundHandler {
             queuedBytes = 0
         }
         queue.removeAll()
-        wantsChangesets = false
+        stream = nil
         if let identity = registration {
             registration = nil
             shard.unregister(id)

@@ -24,24 +24,6 @@ struct SessionIdentity {
     let stream: ClientMessage.StreamSelection
 }
 
-/// How an open session receives changesets: catching up (live frames only move `target`; backlog or snapshot
-/// frames are written while the socket is writable) or live (live frames after `sent` are written as they come).
-enum StreamState: Equatable {
-    case catchingUp(CatchUpMode)
-    case live
-
-    enum CatchUpMode: Equatable {
-        /// Changesets (sent, target], then `caught_up`.
-        case backlog
-        /// The snapshot's frames, then any changesets after it; no `caught_up`.
-        case snapshot
-        /// A live session whose loop's window no longer reaches back to its `sent` (a safety net; the shard's
-        /// floor rule should make it unreachable): changesets (sent, target] from the log, then live again without
-        /// `caught_up`.
-        case rejoin
-    }
-}
-
 /// What the off-loop part of `hello` found out.
 struct HelloFacts: Sendable {
     let token: StoredToken?
