@@ -19,7 +19,7 @@ extension SessionHandler {
             return
         }
         guard let context else { return }
-        phase = .authenticating(hello)
+        inbound.authenticating(hello)
         let hash = TokenSecret.hash(presented: hello.token)
         let core = self.core
         let since = hello.since
@@ -85,7 +85,7 @@ extension SessionHandler {
             return
         }
         let identity = SessionIdentity(token: token, instance: hello.clientInstance, stream: hello.stream)
-        phase = .open(identity)
+        let pipelined = inbound.opened(identity)
         registration = identity
         core.metrics.sessions.increment()
         handshakeDeadline?.cancel()
@@ -110,7 +110,7 @@ extension SessionHandler {
         )
         if mode == .snapshot { requestSnapshot(context: context) }  // after welcome: a cached one completes inline
         pumpCatchUp()
-        replayPendingInbound()
+        replayPendingInbound(pipelined)
         flushIfNeeded()
     }
 

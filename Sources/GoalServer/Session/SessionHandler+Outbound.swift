@@ -143,8 +143,7 @@ extension SessionHandler {
     /// Sends `error{code, message}` and the close code that goes with it, then closes once they are written
     /// (or after a short grace period for the peer's close frame).
     func fail(_ code: WireErrorCode, _ message: String) {
-        guard let context, !isClosing else { return }
-        phase = .closing
+        guard let context, inbound.close() else { return }
         let closeCode = code.closeCode
         core.metrics.recordClose(code: closeCode.rawValue)
         logger.debug(
@@ -192,12 +191,10 @@ extension SessionHandler {
         fail(.slowConsumer, "slow consumer: \(reason); reconnect and resume from your revision")
     }
 
-    /// Answers the peer's close frame with the same code and closes.
-    func answerClose(_ frame: WebSocketFrame) {
-        guard let context else { return }
-        var data = frame.unmaskedData
-        let code = data.readInteger(as: UInt16.self) ?? CloseCode.normal.rawValue
-        phase = .closing
+    /// Answers the peer's close frame with `code` (SessionInbound chose it: the peer's own code when RFC 6455 allows
+    /// it on the wire, 1000 for an empty close, 1002 or 1007 for a malformed one) and closes.
+    func answerClose(code: UInt16) {
+        guard let context, inbound.close() else { return }
         dropQueue()
         let close = ServerFrameEncoder.closeFrame(code: code, reason: "", allocator: context.channel.allocator)
         let channel = context.channel

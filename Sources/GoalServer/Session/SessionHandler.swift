@@ -31,12 +31,11 @@ final class SessionHandler: ChannelInboundHandler {
     var context: ChannelHandlerContext?
     /// Resets the connection beneath TLS (the slow-consumer abort); nil when the pipeline has none.
     let aborter: ConnectionAborter?
-    var phase = SessionPhase.awaitingHello
+    /// The session's phase and what it does with each inbound frame (the state machine; this handler acts).
+    var inbound: SessionInbound
+    var phase: SessionPhase { inbound.phase }
     /// Set while registered with the shard, the limiter and the instance registry; cleared by `tearDown`.
     var registration: SessionIdentity?
-    var bytesBeforeHello = 0
-    /// Frames that arrived while `hello` was being authenticated, handled once it is.
-    var pendingInbound: [WebSocketFrame] = []
 
     /// The changeset stream of a registered `stream: all` session: what it was sent, catching up or live, held
     /// answers (the state machine; this handler performs its writes). Nil before registration and for
@@ -67,6 +66,10 @@ final class SessionHandler: ChannelInboundHandler {
     ) {
         self.core = core
         self.aborter = aborter
+        self.inbound = SessionInbound(
+            maxBytesBeforeHello: core.limits.maxBytesBeforeHello,
+            maxMessageBytes: core.limits.maxInboundMessageBytes
+        )
         self.shard = shard
         self.id = core.makeSessionID()
         self.remoteAddress = remoteAddress
@@ -126,40 +129,28 @@ final class SessionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         lastRead = .now()
-        if case .closing = phase {
-            if frame.opcode == .connectionClose { context.close(promise: nil) }
-            return
-        }
-        switch frame.opcode {
-        case .text:
-            if case .authenticating = phase {
-                // Still "before hello is accepted": the 4 KiB budget covers what is pipelined behind the hello.
-                bytesBeforeHello += frame.length
-                guard bytesBeforeHello <= core.limits.maxBytesBeforeHello else {
-                    fail(.tooLarge, "more than \(core.limits.maxBytesBeforeHello) bytes before hello was accepted")
+        switch inbound.frame(opcode: frame.opcode, data: frame.unmaskedData) {
+        case .decodeHello(let bytes, let limit):
+            decode(bytes, limit: limit) { message in
+                guard case .hello(let hello) = message else {
+                    fail(.notAuthenticated, "the first message must be hello")
                     return
                 }
-                pendingInbound.append(frame)
-                return
+                receiveHello(hello)
             }
-            handleText(frame.unmaskedData)
-        case .binary:
-            fail(.badMessage, "binary frames are not part of this protocol; send JSON text frames")
-        case .ping:
-            enqueue(
-                ServerFrameEncoder.controlFrame(
-                    .pong,
-                    payload: frame.unmaskedData,
-                    allocator: context.channel.allocator
-                )
-            )
+        case .decodeMessage(let bytes, let limit):
+            handleMessage(bytes, limit: limit)
+        case .pong(let payload):
+            enqueue(ServerFrameEncoder.controlFrame(.pong, payload: payload, allocator: context.channel.allocator))
             flushIfNeeded()
-        case .pong:
+        case .answerClose(let code):
+            answerClose(code: code)
+        case .closeConnection:
+            context.close(promise: nil)
+        case .fail(let code, let message):
+            fail(code, message)
+        case .none:
             break
-        case .connectionClose:
-            answerClose(frame)
-        default:
-            fail(.badMessage, "unexpected WebSocket opcode \(frame.opcode)")
         }
     }
 
@@ -195,39 +186,22 @@ final class SessionHandler: ChannelInboundHandler {
 
     // MARK: - Messages
 
-    private func handleText(_ bytes: ByteBuffer) {
-        let message = Array(bytes.readableBytesView)
-        switch phase {
-        case .awaitingHello:
-            bytesBeforeHello += message.count
-            guard bytesBeforeHello <= core.limits.maxBytesBeforeHello else {
-                fail(.tooLarge, "more than \(core.limits.maxBytesBeforeHello) bytes before hello")
-                return
+    /// A client message of the open session.
+    private func handleMessage(_ bytes: ByteBuffer, limit: Int) {
+        guard case .open(let identity) = phase else { return }
+        decode(bytes, limit: limit) { message in
+            switch message {
+            case .hello:
+                fail(.alreadyAuthenticated, "this session already said hello")
+            case .mutate(let mutate):
+                receiveMutate(mutate, identity: identity)
             }
-            decode(message, limit: core.limits.maxBytesBeforeHello) { message in
-                guard case .hello(let hello) = message else {
-                    fail(.notAuthenticated, "the first message must be hello")
-                    return
-                }
-                receiveHello(hello)
-            }
-        case .open(let identity):
-            decode(message, limit: core.limits.maxInboundMessageBytes) { message in
-                switch message {
-                case .hello:
-                    fail(.alreadyAuthenticated, "this session already said hello")
-                case .mutate(let mutate):
-                    receiveMutate(mutate, identity: identity)
-                }
-            }
-        case .authenticating, .closing:
-            break
         }
     }
 
-    private func decode(_ bytes: [UInt8], limit: Int, _ body: (ClientMessage) -> Void) {
+    private func decode(_ buffer: ByteBuffer, limit: Int, _ body: (ClientMessage) -> Void) {
         do throws(WireDecodingError) {
-            body(try ClientMessage.decode(bytes, limit: limit))
+            body(try ClientMessage.decode(Array(buffer.readableBytesView), limit: limit))
         } catch {
             // A mutate whose seq was readable but whose other fields were not is refused alone (PROTOCOL §7):
             // `rejected{seq, invalid}`, as a reply so it is held like any answer while catching up.
@@ -261,13 +235,11 @@ final class SessionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Handles everything that arrived while `hello` was being authenticated, in order.
-    func replayPendingInbound() {
-        let frames = pendingInbound
-        pendingInbound = []
+    /// Handles the text frames pipelined behind the accepted hello, in order.
+    func replayPendingInbound(_ frames: [ByteBuffer]) {
         for frame in frames {
             guard case .open = phase else { return }
-            handleText(frame.unmaskedData)
+            handleMessage(frame, limit: core.limits.maxInboundMessageBytes)
         }
     }
 
@@ -313,6 +285,6 @@ final class SessionHandler: ChannelInboundHandler {
             core.instances.release(identity.instance, for: address)
             core.metrics.sessions.decrement()
         }
-        phase = .closing
+        _ = inbound.close()  // idempotent: a session torn down after its own close is closing already
     }
 }
