@@ -18,6 +18,12 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// 1001: the server is shutting down (or the client leaves). Reconnect.
     public static let goingAway = CloseCode(rawValue: 1001)
 
+    /// 1002: the peer broke RFC 6455 itself (an unmasked client frame, RSV bits, a reserved opcode, a fragmented or
+    /// oversized control frame, a malformed close). Terminal.
+    public static let websocketProtocolError = CloseCode(rawValue: 1002)
+    /// 1007: a text message that is not UTF-8. Terminal.
+    public static let invalidFramePayloadData = CloseCode(rawValue: 1007)
+
     /// 4000: internal server error or restart (for example a failed batch write). Reconnect.
     public static let serverError = CloseCode(rawValue: 4000)
     /// 4001: the server is overloaded. Reconnect after backoff.
@@ -50,7 +56,7 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// Every code this protocol sends, for documentation and tests.
     public static let allDefined: [CloseCode] = [
-        .normal, .goingAway, .serverError, .overloaded, .connectionLimit, .slowConsumer, .heartbeatTimeout,
+        .normal, .goingAway, .websocketProtocolError, .invalidFramePayloadData, .serverError, .overloaded, .connectionLimit, .slowConsumer, .heartbeatTimeout,
         .handshakeTimeout, .resync, .flood, .protocolViolation, .unauthorized, .tokenRevoked, .sessionReplaced,
         .messageTooLarge, .unsupportedProtocolVersion,
     ]
@@ -72,6 +78,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
             switch self {
             case .normal: "normal"
             case .goingAway: "going_away"
+            case .websocketProtocolError: "websocket_protocol_error"
+            case .invalidFramePayloadData: "invalid_frame_payload_data"
             case .serverError: "server_error"
             case .overloaded: "overloaded"
             case .connectionLimit: "connection_limit"

@@ -36,7 +36,7 @@ struct BadInputTests {
             ), .notAuthenticated, 4400
         ),
         ("over 4 KiB before hello", .beforeHello([UInt8](repeating: 0x20, count: 5_000)), .tooLarge, 4413),
-        ("invalid UTF-8", .afterHello([0x7b, 0xff, 0xfe, 0x7d]), .badMessage, 4400),
+        ("invalid UTF-8", .afterHello([0x7b, 0xff, 0xfe, 0x7d]), .badMessage, 1007),
         (
             "a seq of the wrong type",
             .afterHello(

@@ -9,7 +9,7 @@ struct CloseCodeTests {
             #expect(code.isTerminal != code.shouldReconnect)
             switch code.rawValue {
             case 4000...4099, 1000, 1001: #expect(code.shouldReconnect, "\(code)")
-            case 4400...4499: #expect(code.isTerminal, "\(code)")
+            case 4400...4499, 1002, 1007: #expect(code.isTerminal, "\(code)")
             default: Issue.record("undocumented class for \(code)")
             }
         }

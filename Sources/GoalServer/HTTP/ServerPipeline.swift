@@ -80,6 +80,7 @@ enum ServerPipeline {
         refusal: ConnectionLimiter.Refusal?
     ) throws {
         let sync = channel.pipeline.syncOperations
+        try sync.addHandler(WebSocketFrameValidator())
         try sync.addHandler(
             FloodGuardHandler(framesPerSecond: core.limits.framesPerSecond, burst: core.limits.frameBurst)
         )

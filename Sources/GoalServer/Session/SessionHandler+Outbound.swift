@@ -142,9 +142,9 @@ extension SessionHandler {
 
     /// Sends `error{code, message}` and the close code that goes with it, then closes once they are written
     /// (or after a short grace period for the peer's close frame).
-    func fail(_ code: WireErrorCode, _ message: String) {
+    func fail(_ code: WireErrorCode, _ message: String, close: CloseCode? = nil) {
         guard let context, inbound.close() else { return }
-        let closeCode = code.closeCode
+        let closeCode = close ?? code.closeCode
         core.metrics.recordClose(code: closeCode.rawValue)
         logger.debug(
             "closing session",

@@ -147,8 +147,8 @@ final class SessionHandler: ChannelInboundHandler {
             answerClose(code: code)
         case .closeConnection:
             context.close(promise: nil)
-        case .fail(let code, let message):
-            fail(code, message)
+        case .fail(let code, let message, let close):
+            fail(code, message, close: close)
         case .none:
             break
         }
@@ -171,13 +171,17 @@ final class SessionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         switch error {
         case SessionInboundError.flood:
-            fail(.flood, "more than \(Int(core.limits.framesPerSecond)) frames a second")
+            fail(.flood, "more than \(core.limits.framesPerSecond) frames a second")
+        case SessionInboundError.websocketProtocol(let violation):
+            fail(.badMessage, violation, close: .websocketProtocolError)
         case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
             fail(.tooLarge, "a message exceeded \(core.limits.maxInboundMessageBytes) bytes")
         case let error as NIOWebSocketError:
-            fail(.badMessage, "WebSocket protocol error: \(error)")
+            // Fragmented or >125-byte control frames (RFC 6455 §5.5).
+            fail(.badMessage, "WebSocket protocol error: \(error)", close: .websocketProtocolError)
         case let error as NIOWebSocketFrameAggregator.Error:
-            fail(.badMessage, "fragmented message error: \(error)")
+            // A continuation without a message started, a new message inside a fragmented one (RFC 6455 §5.4).
+            fail(.badMessage, "fragmented message error: \(error)", close: .websocketProtocolError)
         default:
             logger.debug("session channel error", metadata: ["goal.error": "\(error)"])
             context.close(promise: nil)

@@ -23,8 +23,8 @@ struct SessionInbound {
         case answerClose(UInt16)
         /// The peer's answer to our close: close the connection now.
         case closeConnection
-        /// Fail the session with this error and its close code.
-        case fail(WireErrorCode, String)
+        /// Fail the session with this error and its close code (or `close` when RFC 6455 names one).
+        case fail(WireErrorCode, String, close: CloseCode? = nil)
         /// Nothing to do (a pong, a frame held until hello is accepted, anything after our close).
         case none
     }
@@ -61,11 +61,14 @@ struct SessionInbound {
         case .connectionClose:
             return .answerClose(Self.answer(toClose: data))
         default:
-            return .fail(.badMessage, "unexpected WebSocket opcode \(opcode)")
+            return .fail(.badMessage, "reserved opcode \(opcode) (RFC 6455 §5.2)", close: .websocketProtocolError)
         }
     }
 
     private mutating func text(_ data: ByteBuffer) -> Action {
+        guard String(validating: data.readableBytesView, as: UTF8.self) != nil else {
+            return .fail(.badMessage, "a text message that is not UTF-8 (RFC 6455 §8.1)", close: .invalidFramePayloadData)
+        }
         switch phase {
         case .awaitingHello, .authenticating:
             // Still "before hello is accepted": the 4 KiB budget covers what is pipelined behind the hello too.

@@ -37,4 +37,6 @@ struct HelloFacts: Sendable {
 enum SessionInboundError: Error {
     /// The session sent frames faster than its flood bucket allows.
     case flood
+    /// The client broke RFC 6455 itself (`WebSocketFrameValidator`): fail with 1002.
+    case websocketProtocol(String)
 }
