@@ -65,8 +65,13 @@ extension ServerMessage {
             }
             w.raw(#","retry_after_ms":"#)
             w.integer(retryAfter)
-        case .overloaded(let retryAfter):
-            w.raw(#"{"type":"overloaded","retry_after_ms":"#)
+        case .overloaded(let seq, let retryAfter):
+            w.raw(#"{"type":"overloaded""#)
+            if let seq {
+                w.raw(#","seq":"#)
+                w.integer(seq)
+            }
+            w.raw(#","retry_after_ms":"#)
             w.integer(retryAfter)
         case .error(let code, let message):
             w.raw(#"{"type":"error","code":"#)
@@ -143,7 +148,10 @@ extension ServerMessage {
                 retryAfterMilliseconds: try c.integer("retry_after_ms")
             )
         case "overloaded":
-            return .overloaded(retryAfterMilliseconds: try c.integer("retry_after_ms"))
+            return .overloaded(
+                seq: try c.optionalInteger("seq"),
+                retryAfterMilliseconds: try c.integer("retry_after_ms")
+            )
         default:
             return .error(code: try c.enumeration("code"), message: try c.string("message"))
         }

@@ -25,7 +25,7 @@ public enum ServerMessage: Hashable, Sendable {
     /// Too many mutations: `seq` (when one was refused) was not applied; retry after the delay.
     case rateLimited(seq: UInt64?, retryAfterMilliseconds: Int)
     /// The engine's inbox is full; the session stops reading for the delay.
-    case overloaded(retryAfterMilliseconds: Int)
+    case overloaded(seq: UInt64?, retryAfterMilliseconds: Int)
     /// A fatal session error; a close with `code.closeCode` follows.
     case error(code: WireErrorCode, message: String)
 

@@ -206,7 +206,7 @@ final class LoadWriter: Sendable {
             if seq != nil { s.inFlight -= 1 }
             s.counters.rateLimited += 1
             s.pausedUntil = now + UInt64(max(1, retry)) * 1_000_000
-        case .overloaded(let retry):
+        case .overloaded(_, let retry):
             s.inFlight = max(0, s.inFlight - 1)
             s.counters.overloaded += 1
             s.pausedUntil = now + UInt64(max(1, retry)) * 1_000_000

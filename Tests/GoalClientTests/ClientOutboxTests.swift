@@ -127,12 +127,46 @@ struct ClientOutboxTests {
         let h = ClientHarness()
         h.start()
         h.connect(mode: .live, head: 0)
-        h.deliver(.overloaded(retryAfterMilliseconds: 200))
+        h.deliver(.overloaded(seq: nil, retryAfterMilliseconds: 200))
         _ = h.client.submit(.createPlayer(id: playerA, name: "Ada"), base: 0)
         h.scheduler.advance(by: 0.1)
         #expect(h.transport.last.sentSeqs == [])
         h.scheduler.advance(by: 0.1)
         #expect(h.transport.last.sentSeqs == [1])
+    }
+
+    @Test func anOverloadedMutationIsResentWithItsIdAfterTheDelayAndAnsweredOnce() {
+        let h = ClientHarness()
+        h.start()
+        h.connect(mode: .live, head: 0)
+        let recorder = Recorder()
+        recorder.start(h.client.submit(.createPlayer(id: playerA, name: "Ada"), base: 0))
+        h.scheduler.advance()
+        #expect(h.transport.last.sentSeqs == [1])
+        h.deliver(.overloaded(seq: 1, retryAfterMilliseconds: 300))
+        #expect(h.client.pendingMutations.value.map(\.isSent) == [false], "not applied: waiting to be re-sent")
+        h.scheduler.advance(by: 0.299)
+        #expect(h.transport.last.sentSeqs == [1])
+        h.scheduler.advance(by: 0.001)
+        #expect(h.transport.last.sentSeqs == [1, 1], "the same id again")
+        h.deliver(.ack(seq: 1, revision: 1, noop: false))
+        #expect(recorder.values == [MutationAck(id: MutationID(instance: h.instance, seq: 1), revision: 1, noop: false)])
+        #expect(h.client.pendingMutations.value.isEmpty)
+    }
+
+    @Test func noMutationGoesOutKOrMoreAboveTheOldestUnanswered() {
+        let h = ClientHarness()
+        h.start()
+        h.connect(mode: .live, head: 0)
+        for index in 0..<40 {
+            _ = h.client.submit(.createPlayer(id: PlayerID(), name: "P\(index)"), base: 0)
+        }
+        h.scheduler.advance()
+        #expect(h.transport.last.sentSeqs == Array(1...32), "seqs 33… wait: 33 − 1 = K")
+        h.deliver(.ack(seq: 2, revision: 1, noop: false))
+        #expect(h.transport.last.sentSeqs == Array(1...32), "the oldest unanswered is still 1")
+        h.deliver(.ack(seq: 1, revision: 2, noop: false))
+        #expect(h.transport.last.sentSeqs == Array(1...34), "the window moved past 1 and 2")
     }
 
     @Test func aTerminalStopFailsQueuedMutationsSayingWhetherTheyWereSent() {

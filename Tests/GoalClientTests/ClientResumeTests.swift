@@ -66,6 +66,36 @@ struct ClientResumeTests {
         #expect(a.replica.value == ReplicaState(script.league.snapshot))
     }
 
+    @Test func anOverloadedEditIsAppliedExactlyOnceAlsoBehindMoreThanKLaterMutations() {
+        let script = LeagueScript()
+        let server = SimulatedServer(league: script.league)
+        let a = client(server, "a")
+        a.start()
+        scheduler.advance()
+        var answers: [UInt64: [Result<MutationAck, MutationError>]] = [:]
+        server.overload(1)
+        // Seq 1 is refused as overloaded; 39 more follow it (K = 32 results are kept per client instance).
+        for index in 0..<40 {
+            a.submit(.createPlayer(id: PlayerID(), name: "P\(index)"), base: 0).startWithResult { result in
+                let seq =
+                    switch result {
+                    case .success(let ack): ack.id.seq
+                    case .failure(let error): error.id.seq
+                    }
+                answers[seq, default: []].append(result)
+            }
+        }
+        scheduler.advance()
+        scheduler.advance(by: 0.25)
+        scheduler.advance()
+        #expect(answers.count == 40)
+        #expect(answers.values.allSatisfy { $0.count == 1 }, "each answered once")
+        let failures = answers.values.flatMap { $0 }.filter { if case .failure = $0 { true } else { false } }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(script.league.revision == 40, "every edit applied, the overloaded one too, none twice")
+        #expect(a.pendingMutations.value.isEmpty)
+    }
+
     @Test func aMutationWhoseAckWasLostIsResentWithItsIdAndAnsweredOnce() {
         let script = LeagueScript()
         let server = SimulatedServer(league: script.league)

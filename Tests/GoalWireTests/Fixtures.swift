@@ -152,7 +152,8 @@ enum Fixtures {
             .rejected(seq: 21, MutationRejection(code: .notFound, message: "no such match")),
             .rateLimited(seq: 22, retryAfterMilliseconds: 250),
             .rateLimited(seq: nil, retryAfterMilliseconds: 1000),
-            .overloaded(retryAfterMilliseconds: 500),
+            .overloaded(seq: 12, retryAfterMilliseconds: 500),
+            .overloaded(seq: nil, retryAfterMilliseconds: 500),
             .error(code: .badMessage, message: "mutate.home_goals: expected an integer, found a string"),
         ]
     }

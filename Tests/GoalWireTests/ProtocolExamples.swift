@@ -148,7 +148,7 @@ enum ProtocolExamples {
         examples += [
             ("snapshot_end", ServerMessage.snapshotEnd(revision: 4, digest: head.digest).encoded()),
             ("rate_limited", ServerMessage.rateLimited(seq: 12, retryAfterMilliseconds: 250).encoded()),
-            ("overloaded", ServerMessage.overloaded(retryAfterMilliseconds: 500).encoded()),
+            ("overloaded", ServerMessage.overloaded(seq: 13, retryAfterMilliseconds: 500).encoded()),
             ("error", ServerMessage.error(code: .badMessage, message: "mutate.seq: expected a non-negative integer, found a string").encoded()),
         ]
         return examples

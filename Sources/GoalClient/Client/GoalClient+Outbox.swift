@@ -29,7 +29,8 @@ extension GoalClient {
         }
     }
 
-    /// `rate_limited` (with the refused seq) or `overloaded`: hold every send until the delay has passed.
+    /// `rate_limited` or `overloaded` (with the refused seq): hold every send until the delay has passed, then
+    /// re-send that mutation with its id.
     func pause(seq: UInt64?, milliseconds: Int) {
         if let seq { state.outbox.markUnsent(seq: seq) }
         let until = now.addingTimeInterval(TimeInterval(max(milliseconds, 0)) / 1000)
@@ -59,6 +60,7 @@ extension GoalClient {
         }
         publishPending()
         entry.ticket.resolve(outcome(entry.mutation.id))
+        flushOutbox()  // the in-flight window may have moved
     }
 
     func failQueuedMutations(_ reason: StopReason) {

@@ -104,8 +104,8 @@ struct SyncSession {
             return .rejected(seq: seq, rejection)
         case .rateLimited(let seq, let milliseconds):
             return .paced(seq: seq, milliseconds: milliseconds)
-        case .overloaded(let milliseconds):
-            return .paced(seq: nil, milliseconds: milliseconds)
+        case .overloaded(let seq, let milliseconds):
+            return .paced(seq: seq, milliseconds: milliseconds)
         case .error(let code, let text):
             return .serverError(code, text)
         }

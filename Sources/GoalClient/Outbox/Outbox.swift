@@ -24,12 +24,20 @@ struct Outbox {
         entries.append(Entry(mutation: mutation, isSent: false, ticket: ticket))
     }
 
-    /// The mutations to send now, in seq order, marked as sent; none while paused at `now`.
+    /// How far above the oldest unanswered seq a mutation may be sent (PROTOCOL.md §6, "the in-flight window"): the
+    /// server keeps the results of the last K seqs it processed, so within K a seq it never processed (answered
+    /// `overloaded` or `rate_limited`, re-sent later) can never be taken for an expired one.
+    static let inFlightWindow = UInt64(ClientRecord.keptResults)
+
+    /// The mutations to send now, in seq order, marked as sent; none while paused at `now`, and none K or more
+    /// above the oldest unanswered seq (they wait until the window moves).
     mutating func takeUnsent(now: Date) -> [Mutation] {
         if let pausedUntil, pausedUntil > now { return [] }
         pausedUntil = nil
+        guard let oldest = entries.first?.mutation.id.seq else { return [] }
         var out: [Mutation] = []
         for index in entries.indices where !entries[index].isSent {
+            guard entries[index].mutation.id.seq - oldest < Self.inFlightWindow else { break }
             entries[index].isSent = true
             entries[index].wasEverSent = true
             out.append(entries[index].mutation)

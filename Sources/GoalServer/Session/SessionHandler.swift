@@ -233,7 +233,7 @@ final class SessionHandler: ChannelInboundHandler {
         guard core.engine.submit(request) else {
             core.metrics.overloaded.increment()
             let delay = core.limits.overloadedRetryMilliseconds
-            sendNow(.overloaded(retryAfterMilliseconds: delay))
+            sendNow(.overloaded(seq: mutate.seq, retryAfterMilliseconds: delay))
             pauseReads(milliseconds: delay)
             return
         }

@@ -17,6 +17,7 @@ final class SimulatedServer: Transport, @unchecked Sendable {
     private var sessions: [Session] = []
     private var subscription: (any Disposable)?
     private var answersToLose = 0
+    private var mutationsToOverload = 0
     private(set) var modes: [ServerMessage.SyncMode] = []
 
     init(league: InMemoryLeague) {
@@ -34,6 +35,11 @@ final class SimulatedServer: Transport, @unchecked Sendable {
     /// The next `count` mutation answers are not sent (the commit still happens): an ack lost with the connection.
     func loseAnswers(_ count: Int) {
         lock.withLock { answersToLose += count }
+    }
+
+    /// The next `count` mutations are answered `overloaded{seq}` and not processed, as goald's full engine inbox.
+    func overload(_ count: Int) {
+        lock.withLock { mutationsToOverload += count }
     }
 
     /// Closes every open connection with `code`.
@@ -61,6 +67,11 @@ final class SimulatedServer: Transport, @unchecked Sendable {
                 greet(session, hello)
             case .mutate(let mutate):
                 guard let instance = session.instance else { return }
+                if mutationsToOverload > 0 {
+                    mutationsToOverload -= 1
+                    session.send(.overloaded(seq: mutate.seq, retryAfterMilliseconds: 250))
+                    return
+                }
                 let outcome = league.apply(mutate.mutation(instance: instance), author: "sim")
                 if answersToLose > 0 {
                     answersToLose -= 1
