@@ -58,7 +58,7 @@ public final class TestInbox<Element: Sendable>: Sendable {
     /// - Parameter timeout: How long to wait before giving up (a guard against hangs).
     /// - Returns: The oldest unread element.
     /// - Throws: `TestInboxError.timedOut` or `.finished`.
-    public func next(timeout: Duration = .seconds(10)) async throws -> Element {
+    public func next(timeout: Duration = .seconds(30)) async throws -> Element {
         try await withCheckedThrowingContinuation { continuation in
             let id: UInt64? = state.withLockedValue { state in
                 if !state.buffer.isEmpty {
@@ -90,7 +90,7 @@ public final class TestInbox<Element: Sendable>: Sendable {
     /// - Returns: Every element read, the matching one last.
     /// - Throws: `TestInboxError` when the inbox times out or finishes first.
     public func collect(
-        timeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(30),
         until predicate: (Element) -> Bool
     ) async throws -> [Element] {
         var collected: [Element] = []

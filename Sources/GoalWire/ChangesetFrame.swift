@@ -95,7 +95,9 @@ public struct ChangesetFrame: Hashable, Sendable {
     /// `peek` over any contiguous bytes (a NIO `ByteBuffer`'s readable view, for instance).
     public static func peek(_ bytes: UnsafeBufferPointer<UInt8>) -> Header? {
         var cursor = PeekCursor(bytes: bytes)
-        guard cursor.expect(headerType), let revision = cursor.unsigned(), cursor.expect(headerDigest) else { return nil }
+        guard cursor.expect(headerType), let revision = cursor.unsigned(), cursor.expect(headerDigest) else {
+            return nil
+        }
         guard let digest = cursor.digest(), cursor.expect(headerTime), let time = cursor.signed() else { return nil }
         guard cursor.expectByte(UInt8(ascii: ",")) || cursor.expectByte(UInt8(ascii: "}")) else { return nil }
         return Header(revision: revision, digest: digest, time: Timestamp(millisecondsSince1970: time))

@@ -56,7 +56,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// Every code this protocol sends, for documentation and tests.
     public static let allDefined: [CloseCode] = [
-        .normal, .goingAway, .websocketProtocolError, .invalidFramePayloadData, .serverError, .overloaded, .connectionLimit, .slowConsumer, .heartbeatTimeout,
+        .normal, .goingAway, .websocketProtocolError, .invalidFramePayloadData, .serverError, .overloaded,
+        .connectionLimit, .slowConsumer, .heartbeatTimeout,
         .handshakeTimeout, .resync, .flood, .protocolViolation, .unauthorized, .tokenRevoked, .sessionReplaced,
         .messageTooLarge, .unsupportedProtocolVersion,
     ]

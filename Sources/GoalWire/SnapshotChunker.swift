@@ -11,7 +11,14 @@ public struct Snapshot: Hashable, Sendable {
     /// One record per player that has one (at most one per player).
     public var ratings: [Rating]
 
-    public init(revision: Revision, epoch: String, digest: Digest, players: [Player], matches: [Match], ratings: [Rating]) {
+    public init(
+        revision: Revision,
+        epoch: String,
+        digest: Digest,
+        players: [Player],
+        matches: [Match],
+        ratings: [Rating]
+    ) {
         self.revision = revision
         self.epoch = epoch
         self.digest = digest
@@ -22,7 +29,13 @@ public struct Snapshot: Hashable, Sendable {
 
     /// The `snapshot_begin` message announcing this snapshot.
     public var begin: ServerMessage.SnapshotBegin {
-        ServerMessage.SnapshotBegin(revision: revision, epoch: epoch, digest: digest, players: players.count, matches: matches.count)
+        ServerMessage.SnapshotBegin(
+            revision: revision,
+            epoch: epoch,
+            digest: digest,
+            players: players.count,
+            matches: matches.count
+        )
     }
 }
 

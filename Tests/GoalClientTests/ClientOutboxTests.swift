@@ -150,7 +150,9 @@ struct ClientOutboxTests {
         h.scheduler.advance(by: 0.001)
         #expect(h.transport.last.sentSeqs == [1, 1], "the same id again")
         h.deliver(.ack(seq: 1, revision: 1, noop: false))
-        #expect(recorder.values == [MutationAck(id: MutationID(instance: h.instance, seq: 1), revision: 1, noop: false)])
+        #expect(
+            recorder.values == [MutationAck(id: MutationID(instance: h.instance, seq: 1), revision: 1, noop: false)]
+        )
         #expect(h.client.pendingMutations.value.isEmpty)
     }
 

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
-@testable import GoalClient
 import GoalModel
 import GoalReactive
 import Testing
+
+@testable import GoalClient
 
 @Suite("MutationTicket: concurrent starts")
 struct MutationTicketTests {

@@ -113,7 +113,9 @@ struct SignalTests {
         signal.observe(Signal.Observer(value: { log.append("value \($0)") }))
         input.send(value: 1)
         input.send(error: .boom)
-        #expect(log == ["result success(1)", "value 1", "result failure(GoalReactiveTests.TestError.boom)", "failed boom"])
+        #expect(
+            log == ["result success(1)", "value 1", "result failure(GoalReactiveTests.TestError.boom)", "failed boom"]
+        )
     }
 
     @Test func observeValuesAndCompletion() {

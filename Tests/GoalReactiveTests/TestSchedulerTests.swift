@@ -106,7 +106,9 @@ struct TestSchedulerTests {
         var log: [String] = []
         // A hand-written delay, as an operator would use a DateScheduler.
         signal.observeValues { value in
-            scheduler.schedule(after: .seconds(value)) { log.append("\(value) at \(Int(scheduler.currentDate.timeIntervalSinceReferenceDate))") }
+            scheduler.schedule(after: .seconds(value)) {
+                log.append("\(value) at \(Int(scheduler.currentDate.timeIntervalSinceReferenceDate))")
+            }
         }
         input.send(value: 3)
         input.send(value: 1)

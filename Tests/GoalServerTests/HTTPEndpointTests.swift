@@ -49,7 +49,10 @@ struct HTTPEndpointTests {
 
     @Test("the loopback metrics listener serves /metrics without a token")
     func metricsListener() async throws {
-        try await withTestDaemon(configure: { $0.metricsListener = .init(host: "127.0.0.1", port: 0) }) { daemon in
+        let loopbackMetrics: (inout ServerConfiguration) -> Void = {
+            $0.metricsListener = .init(host: "127.0.0.1", port: 0)
+        }
+        try await withTestDaemon(configure: loopbackMetrics) { daemon in
             let addresses = try await daemon.daemon.listeningAddresses()
             let port = try #require(addresses.metricsPort)
             let response = try await PlaintextProbe.send(

@@ -163,7 +163,9 @@ struct ResumeTests {
         }
     }
 
-    @Test("commits that land between a session's registration and its backlog read arrive once, in order, then caught_up")
+    @Test(
+        "commits that land between a session's registration and its backlog read arrive once, in order, then caught_up"
+    )
     func commitsDuringTheBacklogRead() async throws {
         let storage = GatedStorage(wrapping: InMemoryLeagueStorage())
         try await withTestDaemon(storage: storage) { daemon in

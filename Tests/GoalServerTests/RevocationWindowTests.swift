@@ -13,7 +13,8 @@ struct RevocationWindowTests {
     func revokedDuringHello() async throws {
         let storage = GatedStorage(wrapping: InMemoryLeagueStorage())
         // One loop: the witness session below being closed proves the revocation has run on the hello's loop.
-        try await withTestDaemon(storage: storage, configure: { $0.eventLoopThreads = 1 }) { daemon in
+        let oneLoop: (inout ServerConfiguration) -> Void = { $0.eventLoopThreads = 1 }
+        try await withTestDaemon(storage: storage, configure: oneLoop) { daemon in
             let witness = try await TestSession.open(daemon, token: daemon.tokens.viewer)
             // Hold the next hello after its token look-up (the log bounds are read next, off the event loop).
             storage.close(.logBounds)

@@ -64,7 +64,10 @@ struct SessionInboundTests {
         inbound.authenticating(hello)
         _ = inbound.frame(opcode: .text, data: text(1))
         _ = inbound.frame(opcode: .text, data: text(2))
-        #expect(describe(inbound.frame(opcode: .ping, data: text(3))) == "pong 3", "control frames are answered at once")
+        #expect(
+            describe(inbound.frame(opcode: .ping, data: text(3))) == "pong 3",
+            "control frames are answered at once"
+        )
         let pipelined = inbound.opened(identity)
         #expect(pipelined.map(\.readableBytes) == [1, 2])
         let again = inbound.opened(identity)

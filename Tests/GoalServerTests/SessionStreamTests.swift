@@ -68,7 +68,9 @@ struct SessionStreamTests {
             window(head: 3, revisions: 1...3),
             replies: [reply("ack1", after: 1), reply("rejected", after: 1), reply("ack3", after: 3)]
         )
-        #expect(render(writes) == ["changesets(1):c1", "reply:ack1", "reply:rejected", "changesets(2):c2c3", "reply:ack3"])
+        #expect(
+            render(writes) == ["changesets(1):c1", "reply:ack1", "reply:rejected", "changesets(2):c2c3", "reply:ack3"]
+        )
         #expect(stream.sent == 3)
     }
 

@@ -15,7 +15,9 @@ struct SlowConsumerCloseTests {
         let writer = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
         let players = (0..<count).map { _ in PlayerID() }
         for (index, player) in players.enumerated() {
-            try await writer.send(writer.mutation(seq: UInt64(index + 1), base: 0, Make.createPlayer("p\(index)", id: player)))
+            try await writer.send(
+                writer.mutation(seq: UInt64(index + 1), base: 0, Make.createPlayer("p\(index)", id: player))
+            )
         }
         _ = try await writer.collect(timeout: .seconds(60)) { $0.isAck(seq: UInt64(count)) }
         let match = MatchID()
@@ -71,7 +73,9 @@ struct SlowConsumerCloseTests {
         }
     }
 
-    @Test("a live reader over the bound gets error{slow_consumer} and the 4008 close frame after what was in the socket")
+    @Test(
+        "a live reader over the bound gets error{slow_consumer} and the 4008 close frame after what was in the socket"
+    )
     func liveOverflowGets4008() async throws {
         var limits = ServerLimits()
         limits.sessionQueueBytes = 64 * 1024

@@ -1,11 +1,11 @@
 import Foundation
-import NIOCore
 import GoalModel
 import GoalServer
 import GoalStore
 import GoalTestSupport
 import GoalTransport
 import GoalWire
+import NIOCore
 import Testing
 
 @Suite("slow consumers")

@@ -1,6 +1,7 @@
-@testable import GoalServer
 import NIOCore
 import Testing
+
+@testable import GoalServer
 
 @Suite("TokenBucket: tiny, zero and ordinary rates")
 struct TokenBucketTests {
@@ -51,4 +52,3 @@ struct TokenBucketTests {
         #expect(!taken11)
     }
 }
-

@@ -24,7 +24,8 @@ struct WebSocketStrictnessTests {
     }
 
     static func send(_ bad: BadFrame, on session: TestSession) async throws {
-        let mutate = ClientMessage.mutate(.init(session.mutation(seq: 1, base: 0, Make.createPlayer("Sneaky")))).encoded()
+        let mutate = ClientMessage.mutate(.init(session.mutation(seq: 1, base: 0, Make.createPlayer("Sneaky"))))
+            .encoded()
         let client = session.client
         switch bad {
         case .unmaskedMutate:
@@ -49,7 +50,10 @@ struct WebSocketStrictnessTests {
         }
     }
 
-    @Test("each bad frame: the documented close, and a mutation it carried is not applied", arguments: BadFrame.allCases)
+    @Test(
+        "each bad frame: the documented close, and a mutation it carried is not applied",
+        arguments: BadFrame.allCases
+    )
     func badFrame(_ bad: BadFrame) async throws {
         try await withTestDaemon { daemon in
             let session = try await TestSession.open(daemon, token: daemon.tokens.editor)

@@ -5,11 +5,14 @@ import Testing
 
 @Suite("WebSocketTransport: many connections")
 struct WebSocketTransportLoadTests {
-    @Test("200 connections on one transport all echo their own message")
+    @Test("64 connections on one transport all echo their own message")
     func manyConnections() async throws {
         try await Harness.withServer { server in
             let transport = try Harness.transport(port: server.port)
-            let count = 200
+            // 64 at once: enough to interleave every connection's handshake, upgrade and echo on the shared loops.
+            // (200 meant 400 debug-build TLS handshakes on two threads, which a parallel test run starved past any
+            // hang guard; the count proves nothing more.)
+            let count = 64
             let echoed = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for index in 0..<count {
                     group.addTask {

@@ -72,13 +72,23 @@ struct ChangesetFrameTests {
         let changeset = Fixtures.changeset(revision: 4242, changes: 10)
         let frame = ChangesetFrame.encode(changeset, previousDigest: .genesis)
         let text = String(decoding: frame.bytes, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"type":"changeset","revision":4242,"digest":"\#(frame.digest.hex)","time":1767225600123,"action":"#))
-        for key in ["\"type\":", "\"revision\":", "\"digest\":", "\"time\":", "\"author\":", "\"changes\":", "\"seq\":"] {
+        #expect(
+            text.hasPrefix(
+                #"{"type":"changeset","revision":4242,"digest":"\#(frame.digest.hex)","time":1767225600123,"action":"#
+            )
+        )
+        for key in [
+            "\"type\":", "\"revision\":", "\"digest\":", "\"time\":", "\"author\":", "\"changes\":", "\"seq\":",
+        ] {
             #expect(text.components(separatedBy: key).count == 2, "key \(key) appears once")
         }
         // Foundation's own parser accepts it as one object with those keys.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(frame.bytes)) as? [String: Any])
-        #expect(Set(object.keys) == ["type", "revision", "digest", "time", "action", "author", "changes", "client_instance", "seq"])
+        #expect(
+            Set(object.keys) == [
+                "type", "revision", "digest", "time", "action", "author", "changes", "client_instance", "seq",
+            ]
+        )
     }
 
     @Test("peek agrees with a full decode", arguments: [0, 1, 6, 100])
@@ -93,7 +103,9 @@ struct ChangesetFrameTests {
         #expect(header.revision == decoded.revision)
         #expect(header.digest == decoded.digest)
         #expect(header.time == decoded.time)
-        #expect(header == ChangesetFrame.Header(revision: changeset.revision, digest: frame.digest, time: changeset.time))
+        #expect(
+            header == ChangesetFrame.Header(revision: changeset.revision, digest: frame.digest, time: changeset.time)
+        )
     }
 
     @Test("peek refuses other messages and damaged headers")
@@ -128,6 +140,8 @@ struct ChangesetFrameTests {
     @Test("encode(knownDigest:) writes the same bytes as encode(_:previousDigest:)")
     func knownDigest() {
         let changeset = Fixtures.changeset(changes: 20)
-        #expect(ChangesetFrame.encode(knownDigest: changeset) == ChangesetFrame.encode(changeset, previousDigest: .genesis))
+        #expect(
+            ChangesetFrame.encode(knownDigest: changeset) == ChangesetFrame.encode(changeset, previousDigest: .genesis)
+        )
     }
 }

@@ -48,7 +48,10 @@ struct DecodingRobustnessTests {
         for example in Self.validExamples {
             for length in 0..<example.count {
                 let (client, server) = Self.decodeBoth(Array(example.prefix(length)))
-                #expect(client != nil && server != nil, "prefix \(length) of \(String(decoding: example, as: UTF8.self))")
+                #expect(
+                    client != nil && server != nil,
+                    "prefix \(length) of \(String(decoding: example, as: UTF8.self))"
+                )
                 if let server { #expect(server.code == .badMessage) }
                 _ = ChangesetFrame.peek(Array(example.prefix(length)))
             }
@@ -82,43 +85,77 @@ struct DecodingRobustnessTests {
     func pathological() {
         let deep = Array(repeating: UInt8(ascii: "["), count: 60_000)
         #expect(throws: WireDecodingError.invalidJSON) { try ClientMessage.decode(deep) }
-        let deepObject = Array((String(repeating: #"{"a":"#, count: 5_000) + "1" + String(repeating: "}", count: 5_000)).utf8)
+        let deepObject = Array(
+            (String(repeating: #"{"a":"#, count: 5_000) + "1" + String(repeating: "}", count: 5_000)).utf8
+        )
         #expect(throws: WireDecodingError.self) { try ServerMessage.decode(deepObject) }
     }
 
-    @Test("handcrafted bad messages name the field and what was expected", arguments: [
-        (#"{"type":"mutate","seq":1,"base":0,"op":"create_match","id":"3c0b0000-0000-4000-8000-000000000001","home_players":[],"away_players":[],"home_goals":"3","away_goals":0}"#,
-         "mutate.home_goals: expected an integer, found a string"),
-        (#"{"type":"mutate","seq":1,"base":0,"op":"adjust_goals","id":"3c0b0000-0000-4000-8000-000000000001","side":"home","delta":1.5}"#,
-         "mutate.delta: expected an integer; found a fraction"),
-        (#"{"type":"mutate","seq":-1,"base":0,"op":"delete_match","id":"3c0b0000-0000-4000-8000-000000000001"}"#,
-         "mutate.seq: expected a non-negative integer; found a negative number"),
-        (#"{"type":"mutate","seq":1,"op":"delete_match","id":"3c0b0000-0000-4000-8000-000000000001"}"#,
-         "mutate.base: required field is missing"),
-        (#"{"type":"mutate","seq":1,"base":0,"op":"delete_match","id":"not-a-uuid"}"#,
-         #"mutate.id: expected a UUID string; found "not-a-uuid""#),
-        (#"{"type":"mutate","seq":1,"base":0,"op":"adjust_goals","id":"3c0b0000-0000-4000-8000-000000000001","side":"left","delta":1}"#,
-         #"mutate.side: expected one of "home", "away"; found "left""#),
-        (#"{"type":"mutate","seq":1,"base":0,"op":"explode"}"#,
-         #"mutate.op: expected one of "create_player", "rename_player", "delete_player", "create_match", "update_match", "adjust_goals", "delete_match"; found "explode""#),
-        (#"{"type":"mutate","seq":1,"base":0,"op":"create_match","id":"3c0b0000-0000-4000-8000-000000000001","home_players":["9a7e0000-0000-4000-8000-000000000001",7],"away_players":[],"home_goals":0,"away_goals":0}"#,
-         "mutate.home_players[1]: expected a string, found a number"),
-        (#"{"type":"mutate","seq":1,"base":0,"op":"update_match","id":"3c0b0000-0000-4000-8000-000000000001","home_goals":null}"#,
-         "mutate.home_goals: expected an integer, found null"),
-        (#"{"type":"hello","protocol":1,"token":"t","client_instance":""}"#,
-         "hello.client_instance: expected a non-empty client instance id of at most 64 bytes; found 0 bytes"),
-        (#"{"type":"hello","protocol":"1","token":"t","client_instance":"x"}"#,
-         "hello.protocol: expected an integer, found a string"),
-        (#"{"type":"hello","protocol":1,"token":"t","client_instance":"x","stream":"some"}"#,
-         #"hello.stream: expected one of "all", "acks"; found "some""#),
-        (#"{"type":"hello","protocol":1,"token":"t","client_instance":"x","digest":"abc"}"#,
-         #"hello.digest: expected 64 hex digits; found "abc""#),
-        (#"{"type":"subscribe"}"#, #"message.type: unknown message type "subscribe"; expected one of hello, mutate"#),
-        (#"{"type":7}"#, "message.type: expected a string, found a number"),
-        (#"{"token":"x"}"#, "message.type: required field is missing"),
-        (#"[1,2]"#, "message: expected an object, found an array"),
-        (#"{"type":"hello""#, "message: not valid JSON (malformed, truncated, trailing data or nested too deeply)"),
-    ])
+    @Test(
+        "handcrafted bad messages name the field and what was expected",
+        arguments: [
+            (
+                #"{"type":"mutate","seq":1,"base":0,"op":"create_match","id":"3c0b0000-0000-4000-8000-000000000001","home_players":[],"away_players":[],"home_goals":"3","away_goals":0}"#,
+                "mutate.home_goals: expected an integer, found a string"
+            ),
+            (
+                #"{"type":"mutate","seq":1,"base":0,"op":"adjust_goals","id":"3c0b0000-0000-4000-8000-000000000001","side":"home","delta":1.5}"#,
+                "mutate.delta: expected an integer; found a fraction"
+            ),
+            (
+                #"{"type":"mutate","seq":-1,"base":0,"op":"delete_match","id":"3c0b0000-0000-4000-8000-000000000001"}"#,
+                "mutate.seq: expected a non-negative integer; found a negative number"
+            ),
+            (
+                #"{"type":"mutate","seq":1,"op":"delete_match","id":"3c0b0000-0000-4000-8000-000000000001"}"#,
+                "mutate.base: required field is missing"
+            ),
+            (
+                #"{"type":"mutate","seq":1,"base":0,"op":"delete_match","id":"not-a-uuid"}"#,
+                #"mutate.id: expected a UUID string; found "not-a-uuid""#
+            ),
+            (
+                #"{"type":"mutate","seq":1,"base":0,"op":"adjust_goals","id":"3c0b0000-0000-4000-8000-000000000001","side":"left","delta":1}"#,
+                #"mutate.side: expected one of "home", "away"; found "left""#
+            ),
+            (
+                #"{"type":"mutate","seq":1,"base":0,"op":"explode"}"#,
+                #"mutate.op: expected one of "create_player", "rename_player", "delete_player", "create_match", "update_match", "adjust_goals", "delete_match"; found "explode""#
+            ),
+            (
+                #"{"type":"mutate","seq":1,"base":0,"op":"create_match","id":"3c0b0000-0000-4000-8000-000000000001","home_players":["9a7e0000-0000-4000-8000-000000000001",7],"away_players":[],"home_goals":0,"away_goals":0}"#,
+                "mutate.home_players[1]: expected a string, found a number"
+            ),
+            (
+                #"{"type":"mutate","seq":1,"base":0,"op":"update_match","id":"3c0b0000-0000-4000-8000-000000000001","home_goals":null}"#,
+                "mutate.home_goals: expected an integer, found null"
+            ),
+            (
+                #"{"type":"hello","protocol":1,"token":"t","client_instance":""}"#,
+                "hello.client_instance: expected a non-empty client instance id of at most 64 bytes; found 0 bytes"
+            ),
+            (
+                #"{"type":"hello","protocol":"1","token":"t","client_instance":"x"}"#,
+                "hello.protocol: expected an integer, found a string"
+            ),
+            (
+                #"{"type":"hello","protocol":1,"token":"t","client_instance":"x","stream":"some"}"#,
+                #"hello.stream: expected one of "all", "acks"; found "some""#
+            ),
+            (
+                #"{"type":"hello","protocol":1,"token":"t","client_instance":"x","digest":"abc"}"#,
+                #"hello.digest: expected 64 hex digits; found "abc""#
+            ),
+            (
+                #"{"type":"subscribe"}"#,
+                #"message.type: unknown message type "subscribe"; expected one of hello, mutate"#
+            ),
+            (#"{"type":7}"#, "message.type: expected a string, found a number"),
+            (#"{"token":"x"}"#, "message.type: required field is missing"),
+            (#"[1,2]"#, "message: expected an object, found an array"),
+            (#"{"type":"hello""#, "message: not valid JSON (malformed, truncated, trailing data or nested too deeply)"),
+        ]
+    )
     func handcrafted(input: String, expected: String) {
         do {
             let message = try ClientMessage.decode(Array(input.utf8))
@@ -134,7 +171,9 @@ struct DecodingRobustnessTests {
         #expect(throws: WireDecodingError.unknownType("nope", known: ClientMessage.types)) {
             try ClientMessage.decode(Array(#"{"type":"nope"}"#.utf8))
         }
-        let hello = ClientMessage.hello(ClientMessage.Hello(token: String(repeating: "x", count: 5000), clientInstance: Fixtures.alice))
+        let hello = ClientMessage.hello(
+            ClientMessage.Hello(token: String(repeating: "x", count: 5000), clientInstance: Fixtures.alice)
+        )
         do {
             _ = try ClientMessage.decode(hello.encoded(), limit: WireProtocol.maxBytesBeforeHello)
             Issue.record("accepted a hello over 4 KiB")
@@ -152,11 +191,19 @@ struct DecodingRobustnessTests {
 
     @Test("server-message decoding names nested paths")
     func serverPaths() {
-        let text = #"{"type":"snapshot_chunk","players":[{"id":"9a7e0000-0000-4000-8000-000000000001","name":"a","name_key":"a","created":{"rev":1,"by":"x"},"name_stamp":{"rev":"2","by":"x"}}]}"#
-        #expect(throws: WireDecodingError.typeMismatch("snapshot_chunk.players[0].name_stamp.rev", expected: "a non-negative integer", found: "a string")) {
+        let text =
+            #"{"type":"snapshot_chunk","players":[{"id":"9a7e0000-0000-4000-8000-000000000001","name":"a","name_key":"a","created":{"rev":1,"by":"x"},"name_stamp":{"rev":"2","by":"x"}}]}"#
+        #expect(
+            throws: WireDecodingError.typeMismatch(
+                "snapshot_chunk.players[0].name_stamp.rev",
+                expected: "a non-negative integer",
+                found: "a string"
+            )
+        ) {
             try ServerMessage.decode(Array(text.utf8))
         }
-        let change = #"{"type":"changeset","revision":1,"digest":"\#(String(repeating: "0", count: 64))","time":0,"author":"a","changes":[{"kind":"goal"}]}"#
+        let change =
+            #"{"type":"changeset","revision":1,"digest":"\#(String(repeating: "0", count: 64))","time":0,"author":"a","changes":[{"kind":"goal"}]}"#
         do {
             _ = try ServerMessage.decode(Array(change.utf8))
             Issue.record("accepted")

@@ -85,9 +85,18 @@ enum Fixtures {
         .createPlayer(id: playerID(1), name: "Ada \u{1F3D3} \\ \"Lovelace\""),
         .renamePlayer(id: playerID(2), name: "grace"),
         .deletePlayer(id: playerID(3)),
-        .createMatch(id: matchID(1), homePlayers: [playerID(1), playerID(2)], awayPlayers: [playerID(3)], homeGoals: 0, awayGoals: 999),
+        .createMatch(
+            id: matchID(1),
+            homePlayers: [playerID(1), playerID(2)],
+            awayPlayers: [playerID(3)],
+            homeGoals: 0,
+            awayGoals: 999
+        ),
         .updateMatch(id: matchID(2), MatchUpdate(awayPlayers: [playerID(4)], homeGoals: 5)),
-        .updateMatch(id: matchID(3), MatchUpdate(homePlayers: [playerID(5)], awayPlayers: [playerID(6)], homeGoals: 1, awayGoals: 2)),
+        .updateMatch(
+            id: matchID(3),
+            MatchUpdate(homePlayers: [playerID(5)], awayPlayers: [playerID(6)], homeGoals: 1, awayGoals: 2)
+        ),
         .updateMatch(id: matchID(4), MatchUpdate()),
         .adjustGoals(id: matchID(5), side: .away, delta: -3),
         .deleteMatch(id: matchID(6)),
@@ -106,7 +115,10 @@ enum Fixtures {
                     stream: .acks
                 )
             ),
-        ] + actions.enumerated().map { index, action in .mutate(ClientMessage.Mutate(seq: UInt64(index + 1), base: 40, action: action)) }
+        ]
+        + actions.enumerated().map { index, action in
+            .mutate(ClientMessage.Mutate(seq: UInt64(index + 1), base: 40, action: action))
+        }
 
     static var serverMessages: [ServerMessage] {
         [
@@ -133,8 +145,18 @@ enum Fixtures {
                 )
             ),
             .caughtUp(head: 42),
-            .snapshotBegin(ServerMessage.SnapshotBegin(revision: 42, epoch: "e5f1c1d2", digest: changeset().digest, players: 2, matches: 1)),
-            .snapshotChunk(ServerMessage.SnapshotChunk(players: [player(1), player(2)], matches: [match(3)], ratings: [rating(1)])),
+            .snapshotBegin(
+                ServerMessage.SnapshotBegin(
+                    revision: 42,
+                    epoch: "e5f1c1d2",
+                    digest: changeset().digest,
+                    players: 2,
+                    matches: 1
+                )
+            ),
+            .snapshotChunk(
+                ServerMessage.SnapshotChunk(players: [player(1), player(2)], matches: [match(3)], ratings: [rating(1)])
+            ),
             .snapshotChunk(ServerMessage.SnapshotChunk(ratings: [rating(2)])),
             .snapshotEnd(revision: 42, digest: changeset().digest),
             .ack(seq: 17, revision: 43, noop: false),

@@ -41,7 +41,8 @@ struct MessageRoundTripTests {
     @Test("update_match carries only the written fields")
     func updateMatchWrittenFields() {
         let text = String(
-            decoding: ClientMessage.mutate(ClientMessage.Mutate(seq: 1, base: 2, action: Fixtures.actions[4])).encoded(),
+            decoding: ClientMessage.mutate(ClientMessage.Mutate(seq: 1, base: 2, action: Fixtures.actions[4]))
+                .encoded(),
             as: UTF8.self
         )
         #expect(text.contains(#""away_players":"#) && text.contains(#""home_goals":5"#))

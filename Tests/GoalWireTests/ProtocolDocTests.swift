@@ -6,7 +6,8 @@ import Testing
 @Suite("docs/PROTOCOL.md examples stay true")
 struct ProtocolDocTests {
     static let document: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try? String(contentsOf: root.appendingPathComponent("docs/PROTOCOL.md"), encoding: .utf8)
     }()
 
@@ -30,7 +31,9 @@ struct ProtocolDocTests {
     @Test("writes fresh examples when GOAL_PROTOCOL_EXAMPLES_OUT is set")
     func generate() throws {
         guard let path = ProcessInfo.processInfo.environment["GOAL_PROTOCOL_EXAMPLES_OUT"] else { return }
-        let text = ProtocolExamples.all.map { "\($0.0)\n\(String(decoding: $0.1, as: UTF8.self))\n" }.joined(separator: "\n")
+        let text = ProtocolExamples.all.map { "\($0.0)\n\(String(decoding: $0.1, as: UTF8.self))\n" }.joined(
+            separator: "\n"
+        )
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 

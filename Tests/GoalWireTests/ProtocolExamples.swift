@@ -22,7 +22,14 @@ enum ProtocolExamples {
 
     static let adaPlayer = Player(id: ada, name: "Ada", nameKey: "ada", created: stamp(1), nameStamp: stamp(1))
     static let beaPlayer = Player(id: bea, name: "Béa", nameKey: "béa", created: stamp(2), nameStamp: stamp(2))
-    static let match3 = Match(id: game, homePlayers: [ada], awayPlayers: [bea], homeGoals: 0, awayGoals: 0, created: stamp(3))
+    static let match3 = Match(
+        id: game,
+        homePlayers: [ada],
+        awayPlayers: [bea],
+        homeGoals: 0,
+        awayGoals: 0,
+        created: stamp(3)
+    )
     static var match4: Match {
         var match = match3
         match.homeGoals = 1
@@ -33,8 +40,14 @@ enum ProtocolExamples {
     /// Revisions 1…4, chained from genesis.
     static var changesets: [Changeset] {
         let commits: [(MutationID, MutationAction, [Change], ClientInstanceID)] = [
-            (MutationID(instance: laptop, seq: 1), .createPlayer(id: ada, name: "Ada"), [.playerUpserted(adaPlayer)], laptop),
-            (MutationID(instance: laptop, seq: 2), .createPlayer(id: bea, name: "Béa"), [.playerUpserted(beaPlayer)], laptop),
+            (
+                MutationID(instance: laptop, seq: 1), .createPlayer(id: ada, name: "Ada"), [.playerUpserted(adaPlayer)],
+                laptop
+            ),
+            (
+                MutationID(instance: laptop, seq: 2), .createPlayer(id: bea, name: "Béa"), [.playerUpserted(beaPlayer)],
+                laptop
+            ),
             (
                 MutationID(instance: laptop, seq: 3),
                 .createMatch(id: game, homePlayers: [ada], awayPlayers: [bea], homeGoals: 0, awayGoals: 0),
@@ -83,17 +96,32 @@ enum ProtocolExamples {
             (
                 "hello (resume)",
                 ClientMessage.hello(
-                    ClientMessage.Hello(token: "gt_Qm9vdGZvb3NiYWxsLWxlYWd1ZS10b2tlbi0yNTZi", clientInstance: laptop, since: 2, epoch: epoch, digest: chain[1].digest)
+                    ClientMessage.Hello(
+                        token: "gt_Qm9vdGZvb3NiYWxsLWxlYWd1ZS10b2tlbi0yNTZi",
+                        clientInstance: laptop,
+                        since: 2,
+                        epoch: epoch,
+                        digest: chain[1].digest
+                    )
                 ).encoded()
             ),
             (
                 "hello (fresh, acks only)",
-                ClientMessage.hello(ClientMessage.Hello(token: "gt_c2NyaXB0LXdyaXRlci10b2tlbg", clientInstance: phone, stream: .acks)).encoded()
+                ClientMessage.hello(
+                    ClientMessage.Hello(token: "gt_c2NyaXB0LXdyaXRlci10b2tlbg", clientInstance: phone, stream: .acks)
+                ).encoded()
             ),
             (
                 "welcome",
                 ServerMessage.welcome(
-                    ServerMessage.Welcome(epoch: epoch, head: 4, headDigest: head.digest, mode: .backlog, role: .editor, serverTime: Timestamp(millisecondsSince1970: base.millisecondsSince1970 + 300_000))
+                    ServerMessage.Welcome(
+                        epoch: epoch,
+                        head: 4,
+                        headDigest: head.digest,
+                        mode: .backlog,
+                        role: .editor,
+                        serverTime: Timestamp(millisecondsSince1970: base.millisecondsSince1970 + 300_000)
+                    )
                 ).encoded()
             ),
         ]
@@ -102,39 +130,94 @@ enum ProtocolExamples {
         }
         examples += [
             ("caught_up", ServerMessage.caughtUp(head: 4).encoded()),
-            ("mutate create_player", ClientMessage.mutate(ClientMessage.Mutate(seq: 1, base: 0, action: .createPlayer(id: ada, name: "Ada"))).encoded()),
-            ("mutate rename_player", ClientMessage.mutate(ClientMessage.Mutate(seq: 4, base: 2, action: .renamePlayer(id: bea, name: "Béatrice"))).encoded()),
-            ("mutate delete_player", ClientMessage.mutate(ClientMessage.Mutate(seq: 5, base: 4, action: .deletePlayer(id: bea))).encoded()),
+            (
+                "mutate create_player",
+                ClientMessage.mutate(ClientMessage.Mutate(seq: 1, base: 0, action: .createPlayer(id: ada, name: "Ada")))
+                    .encoded()
+            ),
+            (
+                "mutate rename_player",
+                ClientMessage.mutate(
+                    ClientMessage.Mutate(seq: 4, base: 2, action: .renamePlayer(id: bea, name: "Béatrice"))
+                ).encoded()
+            ),
+            (
+                "mutate delete_player",
+                ClientMessage.mutate(ClientMessage.Mutate(seq: 5, base: 4, action: .deletePlayer(id: bea))).encoded()
+            ),
             (
                 "mutate create_match",
-                ClientMessage.mutate(ClientMessage.Mutate(seq: 3, base: 2, action: .createMatch(id: game, homePlayers: [ada], awayPlayers: [bea], homeGoals: 0, awayGoals: 0))).encoded()
+                ClientMessage.mutate(
+                    ClientMessage.Mutate(
+                        seq: 3,
+                        base: 2,
+                        action: .createMatch(
+                            id: game,
+                            homePlayers: [ada],
+                            awayPlayers: [bea],
+                            homeGoals: 0,
+                            awayGoals: 0
+                        )
+                    )
+                ).encoded()
             ),
             (
                 "mutate update_match",
-                ClientMessage.mutate(ClientMessage.Mutate(seq: 6, base: 3, action: .updateMatch(id: game, MatchUpdate(homeGoals: 2, awayGoals: 1)))).encoded()
+                ClientMessage.mutate(
+                    ClientMessage.Mutate(
+                        seq: 6,
+                        base: 3,
+                        action: .updateMatch(id: game, MatchUpdate(homeGoals: 2, awayGoals: 1))
+                    )
+                ).encoded()
             ),
-            ("mutate adjust_goals", ClientMessage.mutate(ClientMessage.Mutate(seq: 8, base: 3, action: .adjustGoals(id: game, side: .home, delta: 1))).encoded()),
-            ("mutate delete_match", ClientMessage.mutate(ClientMessage.Mutate(seq: 7, base: 4, action: .deleteMatch(id: game))).encoded()),
+            (
+                "mutate adjust_goals",
+                ClientMessage.mutate(
+                    ClientMessage.Mutate(seq: 8, base: 3, action: .adjustGoals(id: game, side: .home, delta: 1))
+                ).encoded()
+            ),
+            (
+                "mutate delete_match",
+                ClientMessage.mutate(ClientMessage.Mutate(seq: 7, base: 4, action: .deleteMatch(id: game))).encoded()
+            ),
             ("ack", ServerMessage.ack(seq: 8, revision: 4, noop: false).encoded()),
             ("ack noop", ServerMessage.ack(seq: 9, revision: 4, noop: true).encoded()),
             (
                 "rejected conflict",
                 ServerMessage.rejected(
                     seq: 6,
-                    MutationRejection(code: .conflict, message: "home_goals was changed by another client after revision 3", fields: ["home_goals"], current: .match(match4))
+                    MutationRejection(
+                        code: .conflict,
+                        message: "home_goals was changed by another client after revision 3",
+                        fields: ["home_goals"],
+                        current: .match(match4)
+                    )
                 ).encoded()
             ),
-            ("rejected player_in_use", ServerMessage.rejected(seq: 5, MutationRejection(code: .playerInUse, message: "Béa plays in 1 match", fields: [])).encoded()),
+            (
+                "rejected player_in_use",
+                ServerMessage.rejected(
+                    seq: 5,
+                    MutationRejection(code: .playerInUse, message: "Béa plays in 1 match", fields: [])
+                ).encoded()
+            ),
             (
                 "rejected invalid",
                 ServerMessage.rejected(
                     seq: 10,
-                    MutationRejection(code: .invalid, message: "mutate.home_goals: expected an integer; found a fraction", fields: ["home_goals"])
+                    MutationRejection(
+                        code: .invalid,
+                        message: "mutate.home_goals: expected an integer; found a fraction",
+                        fields: ["home_goals"]
+                    )
                 ).encoded()
             ),
             (
                 "snapshot_begin",
-                ServerMessage.snapshotBegin(ServerMessage.SnapshotBegin(revision: 4, epoch: epoch, digest: head.digest, players: 2, matches: 1)).encoded()
+                ServerMessage.snapshotBegin(
+                    ServerMessage.SnapshotBegin(revision: 4, epoch: epoch, digest: head.digest, players: 2, matches: 1)
+                ).encoded()
             ),
         ]
         examples += SnapshotChunker.chunkFrames(
@@ -149,7 +232,13 @@ enum ProtocolExamples {
             ("snapshot_end", ServerMessage.snapshotEnd(revision: 4, digest: head.digest).encoded()),
             ("rate_limited", ServerMessage.rateLimited(seq: 12, retryAfterMilliseconds: 250).encoded()),
             ("overloaded", ServerMessage.overloaded(seq: 13, retryAfterMilliseconds: 500).encoded()),
-            ("error", ServerMessage.error(code: .badMessage, message: "mutate.seq: expected a non-negative integer, found a string").encoded()),
+            (
+                "error",
+                ServerMessage.error(
+                    code: .badMessage,
+                    message: "mutate.seq: expected a non-negative integer, found a string"
+                ).encoded()
+            ),
         ]
         return examples
     }

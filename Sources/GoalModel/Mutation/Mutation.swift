@@ -22,7 +22,12 @@ public struct MatchUpdate: Hashable, Sendable {
     public var homeGoals: Int?
     public var awayGoals: Int?
 
-    public init(homePlayers: [PlayerID]? = nil, awayPlayers: [PlayerID]? = nil, homeGoals: Int? = nil, awayGoals: Int? = nil) {
+    public init(
+        homePlayers: [PlayerID]? = nil,
+        awayPlayers: [PlayerID]? = nil,
+        homeGoals: Int? = nil,
+        awayGoals: Int? = nil
+    ) {
         self.homePlayers = homePlayers
         self.awayPlayers = awayPlayers
         self.homeGoals = homeGoals

@@ -7,7 +7,13 @@ extension Scheduler {
     /// action ran, so a long-lived stream does not accumulate one handle per event.
     func schedule(during lifetime: Lifetime, _ action: @escaping () -> Void) {
         let slot = ScheduledSlot()
-        slot.attach(schedule { action(); slot.finish() }, to: lifetime)
+        slot.attach(
+            schedule {
+                action()
+                slot.finish()
+            },
+            to: lifetime
+        )
     }
 }
 
@@ -16,7 +22,13 @@ extension DateScheduler {
     /// ``Scheduler/schedule(during:_:)``.
     func schedule(after date: Date, during lifetime: Lifetime, _ action: @escaping () -> Void) {
         let slot = ScheduledSlot()
-        slot.attach(schedule(after: date) { action(); slot.finish() }, to: lifetime)
+        slot.attach(
+            schedule(after: date) {
+                action()
+                slot.finish()
+            },
+            to: lifetime
+        )
     }
 }
 

@@ -67,7 +67,11 @@ struct SessionInbound {
 
     private mutating func text(_ data: ByteBuffer) -> Action {
         guard String(validating: data.readableBytesView, as: UTF8.self) != nil else {
-            return .fail(.badMessage, "a text message that is not UTF-8 (RFC 6455 §8.1)", close: .invalidFramePayloadData)
+            return .fail(
+                .badMessage,
+                "a text message that is not UTF-8 (RFC 6455 §8.1)",
+                close: .invalidFramePayloadData
+            )
         }
         switch phase {
         case .awaitingHello, .authenticating:

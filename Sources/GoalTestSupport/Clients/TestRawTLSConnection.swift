@@ -48,7 +48,7 @@ public final class TestRawTLSConnection: Sendable {
     /// The next chunk of bytes, or `.closed`.
     ///
     /// - Throws: `TestInboxError` on timeout, or when read again after `.closed`.
-    public func next(timeout: Duration = .seconds(10)) async throws -> Chunk {
+    public func next(timeout: Duration = .seconds(30)) async throws -> Chunk {
         try await inbox.next(timeout: timeout)
     }
 
@@ -56,7 +56,7 @@ public final class TestRawTLSConnection: Sendable {
     ///
     /// - Parameter timeout: The limit for each wait.
     /// - Returns: All bytes received, and the close reason.
-    public func readUntilClosed(timeout: Duration = .seconds(10)) async throws -> (bytes: [UInt8], reason: String) {
+    public func readUntilClosed(timeout: Duration = .seconds(30)) async throws -> (bytes: [UInt8], reason: String) {
         var bytes: [UInt8] = []
         while true {
             switch try await next(timeout: timeout) {

@@ -53,7 +53,8 @@ public struct TestTLSConnector: Sendable {
             // Set before connecting so the TCP window is small from the start (slow-consumer tests).
             bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
         }
-        let future = bootstrap
+        let future =
+            bootstrap
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

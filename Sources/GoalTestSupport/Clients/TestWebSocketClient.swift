@@ -73,38 +73,40 @@ public final class TestWebSocketClient: Sendable {
         let inbox = TestInbox<Received>()
         let endpoint = connector.endpoint
         let box = UpgradeBox()
-        let connecting: @Sendable () async throws -> any Channel = { try await connector.connect { channel, observer in
-            let promise = channel.eventLoop.makePromise(of: HTTPResponseHead.self)
-            box.set(promise)
-            let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: maxFrameSize, automaticErrorHandling: false) {
-                channel,
-                head in
-                channel.eventLoop.makeCompletedFuture {
-                    let sync = channel.pipeline.syncOperations
-                    _ = sync.removeHandler(name: TestUpgradeRequestHandler.name)
-                    try sync.addHandler(
-                        NIOWebSocketFrameAggregator(
-                            minNonFinalFragmentSize: 0,
-                            maxAccumulatedFrameCount: 1 << 20,
-                            maxAccumulatedFrameSize: maxFrameSize
+        let connecting: @Sendable () async throws -> any Channel = {
+            try await connector.connect { channel, observer in
+                let promise = channel.eventLoop.makePromise(of: HTTPResponseHead.self)
+                box.set(promise)
+                let upgrader = NIOWebSocketClientUpgrader(maxFrameSize: maxFrameSize, automaticErrorHandling: false) {
+                    channel,
+                    head in
+                    channel.eventLoop.makeCompletedFuture {
+                        let sync = channel.pipeline.syncOperations
+                        _ = sync.removeHandler(name: TestUpgradeRequestHandler.name)
+                        try sync.addHandler(
+                            NIOWebSocketFrameAggregator(
+                                minNonFinalFragmentSize: 0,
+                                maxAccumulatedFrameCount: 1 << 20,
+                                maxAccumulatedFrameSize: maxFrameSize
+                            )
                         )
-                    )
-                    try sync.addHandler(TestFrameHandler(inbox: inbox))
-                    promise.succeed(head)
+                        try sync.addHandler(TestFrameHandler(inbox: inbox))
+                        promise.succeed(head)
+                    }
                 }
+                try channel.pipeline.syncOperations.addHTTPClientHandlers(
+                    leftOverBytesStrategy: .forwardBytes,
+                    withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
+                )
+                let request = TestUpgradeRequestHandler(
+                    endpoint: endpoint,
+                    headers: headers,
+                    promise: promise,
+                    classify: { error in connector.failure(for: error, observer: observer) }
+                )
+                try channel.pipeline.syncOperations.addHandler(request, name: TestUpgradeRequestHandler.name)
             }
-            try channel.pipeline.syncOperations.addHTTPClientHandlers(
-                leftOverBytesStrategy: .forwardBytes,
-                withClientUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
-            )
-            let request = TestUpgradeRequestHandler(
-                endpoint: endpoint,
-                headers: headers,
-                promise: promise,
-                classify: { error in connector.failure(for: error, observer: observer) }
-            )
-            try channel.pipeline.syncOperations.addHandler(request, name: TestUpgradeRequestHandler.name)
-        } }
+        }
         let channel: any Channel
         do {
             channel = try await connecting()
@@ -193,7 +195,7 @@ public final class TestWebSocketClient: Sendable {
     /// - Parameter timeout: A guard against hangs.
     /// - Returns: The oldest unread `Received`.
     /// - Throws: `TestInboxError` on timeout, or when read again after `.closed`.
-    public func next(timeout: Duration = .seconds(10)) async throws -> Received {
+    public func next(timeout: Duration = .seconds(30)) async throws -> Received {
         try await inbox.next(timeout: timeout)
     }
 
@@ -201,7 +203,7 @@ public final class TestWebSocketClient: Sendable {
     ///
     /// - Returns: Everything read, the matching element last.
     public func collect(
-        timeout: Duration = .seconds(10),
+        timeout: Duration = .seconds(30),
         until predicate: (Received) -> Bool
     ) async throws -> [Received] {
         try await inbox.collect(timeout: timeout, until: predicate)
@@ -210,7 +212,7 @@ public final class TestWebSocketClient: Sendable {
     /// The next text message, skipping pings and pongs.
     ///
     /// - Throws: `TestClientError.unexpected` when anything else (binary, close) comes first.
-    public func nextText(timeout: Duration = .seconds(10)) async throws -> String {
+    public func nextText(timeout: Duration = .seconds(30)) async throws -> String {
         while true {
             let received = try await next(timeout: timeout)
             switch received {

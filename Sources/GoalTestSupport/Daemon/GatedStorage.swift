@@ -1,7 +1,7 @@
+import Foundation
 public import GoalModel
 public import GoalStore
 import Synchronization
-import Foundation
 
 /// Wraps a `LeagueStorage` and holds chosen calls at a gate until the test opens it, so a test can stop the
 /// daemon at an exact point (a batch write in flight, a hello between its token look-up and its registration)

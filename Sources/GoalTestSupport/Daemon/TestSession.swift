@@ -54,7 +54,7 @@ public final class TestSession: Sendable {
 
     /// The next server message, skipping pings and pongs.
     /// - Throws: `TestSessionError.closed` when the connection closes first.
-    public func next(timeout: Duration = .seconds(10)) async throws -> ServerMessage {
+    public func next(timeout: Duration = .seconds(30)) async throws -> ServerMessage {
         try await Self.nextMessage(client, timeout: timeout)
     }
 
@@ -86,7 +86,7 @@ public final class TestSession: Sendable {
 
     private static func nextMessage(
         _ client: TestWebSocketClient,
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(30)
     ) async throws -> ServerMessage {
         while true {
             let received = try await client.next(timeout: timeout)

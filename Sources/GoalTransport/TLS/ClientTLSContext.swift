@@ -24,8 +24,10 @@ public final class ClientTLSContext: Sendable {
     ///   - logger: Receives a warning when `security` is `.insecure`.
     /// - Throws: `TransportFailure(.tls, …)` when the CA file cannot be read or holds no certificate, or the pinned
     ///   fingerprint is malformed.
-    public init(security: TransportSecurity, logger: Logger = Logger(label: "goal.transport", factory: { _ in SwiftLogNoOpLogHandler() })) throws(TransportFailure)
-    {
+    public init(
+        security: TransportSecurity,
+        logger: Logger = Logger(label: "goal.transport", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(TransportFailure) {
         self.security = security
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv12

@@ -91,14 +91,19 @@ struct CombineLatestTests {
                 observer.sendCompleted()
             }
         }
-        let (log, _) = record(SignalProducer.combineLatest(producer("a", 1), producer("b", 2), producer("c", 3)).map { "\($0.0)\($0.1)\($0.2)" })
+        let (log, _) = record(
+            SignalProducer.combineLatest(producer("a", 1), producer("b", 2), producer("c", 3)).map {
+                "\($0.0)\($0.1)\($0.2)"
+            }
+        )
         #expect(order.all == ["a", "b", "c"])
         #expect(log.all == ["VALUE 123", "COMPLETED"])
     }
 
     @Test func synchronousProducersCombineTheLastValueOfEarlierOnes() {
         let (log, _) = record(
-            SignalProducer<Int, Never>(values: 1, 2).combineLatest(with: SignalProducer<Int, Never>(values: 10, 20)).map { $0.0 + $0.1 }
+            SignalProducer<Int, Never>(values: 1, 2).combineLatest(with: SignalProducer<Int, Never>(values: 10, 20)).map
+            { $0.0 + $0.1 }
         )
         #expect(log.all == ["VALUE 12", "VALUE 22", "COMPLETED"])
     }

@@ -77,7 +77,12 @@ struct FlattenTests {
     }
 
     @Test func concatOfSynchronousProducersKeepsOrder() {
-        let producers = SignalProducer<Inner, TestError>(values: Inner(values: 1, 2), Inner(value: 3), .empty, Inner(values: 4))
+        let producers = SignalProducer<Inner, TestError>(
+            values: Inner(values: 1, 2),
+            Inner(value: 3),
+            .empty,
+            Inner(values: 4)
+        )
         let (log, _) = record(producers.flatten(.concat))
         #expect(log.all == ["VALUE 1", "VALUE 2", "VALUE 3", "VALUE 4", "COMPLETED"])
     }
@@ -194,10 +199,14 @@ struct FlattenTests {
         failingInput.send(error: .other)
         #expect(neverFailingInners.all == ["VALUE 3", "VALUE 3", "FAILED other"])
 
-        let (log, _) = record(SignalProducer<Int, Never>(values: 1, 2).flatMap(.merge) { SignalProducer<Int, Never>(value: $0 * 10) })
+        let (log, _) = record(
+            SignalProducer<Int, Never>(values: 1, 2).flatMap(.merge) { SignalProducer<Int, Never>(value: $0 * 10) }
+        )
         #expect(log.all == ["VALUE 10", "VALUE 20", "COMPLETED"])
 
-        let (sameError, _) = record(SignalProducer<Int, TestError>(values: 1, 2).flatMap(.concat) { Inner(values: $0, $0 * 10) })
+        let (sameError, _) = record(
+            SignalProducer<Int, TestError>(values: 1, 2).flatMap(.concat) { Inner(values: $0, $0 * 10) }
+        )
         #expect(sameError.all == ["VALUE 1", "VALUE 10", "VALUE 2", "VALUE 20", "COMPLETED"])
     }
 

@@ -19,7 +19,9 @@ struct MaterializeTests {
     }
 
     @Test func dematerializeIsTheInverse() {
-        let (log, _) = record(SignalProducer<Int, TestError>(values: 1, 2).concat(.init(error: .other)).materialize().dematerialize())
+        let (log, _) = record(
+            SignalProducer<Int, TestError>(values: 1, 2).concat(.init(error: .other)).materialize().dematerialize()
+        )
         #expect(log.all == ["VALUE 1", "VALUE 2", "FAILED other"])
     }
 

@@ -93,7 +93,9 @@ struct RetryThenTests {
 
     @Test func concatAndPrefix() {
         let (log, _) = record(
-            SignalProducer<Int, Never>(values: 2, 3).concat(.init(value: 4)).concat(value: 5).prefix(value: 1).prefix(.init(value: 0))
+            SignalProducer<Int, Never>(values: 2, 3).concat(.init(value: 4)).concat(value: 5).prefix(value: 1).prefix(
+                .init(value: 0)
+            )
         )
         #expect(log.all == ["VALUE 0", "VALUE 1", "VALUE 2", "VALUE 3", "VALUE 4", "VALUE 5", "COMPLETED"])
     }

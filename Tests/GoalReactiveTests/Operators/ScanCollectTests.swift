@@ -61,7 +61,9 @@ struct ScanCollectTests {
     @Test func collectWithPredicates() {
         let (sums, _) = record(SignalProducer<Int, Never>(values: 1, 2, 3, 4, 1).collect { $0.reduce(0, +) >= 3 })
         #expect(sums.all == ["VALUE [1, 2]", "VALUE [3]", "VALUE [4]", "VALUE [1]", "COMPLETED"])
-        let (runs, _) = record(SignalProducer<Int, Never>(values: 1, 1, 2, 2, 2, 3).collect { !$0.isEmpty && $0.last != $1 })
+        let (runs, _) = record(
+            SignalProducer<Int, Never>(values: 1, 1, 2, 2, 2, 3).collect { !$0.isEmpty && $0.last != $1 }
+        )
         #expect(runs.all == ["VALUE [1, 1]", "VALUE [2, 2, 2]", "VALUE [3]", "COMPLETED"])
     }
 

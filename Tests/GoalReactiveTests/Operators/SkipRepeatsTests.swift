@@ -53,7 +53,9 @@ struct SkipRepeatsTests {
     }
 
     @Test func combinePreviousWorksWithOptionalValues() {
-        let (log, _) = record(SignalProducer<Int?, Never>(values: nil, 1).combinePrevious().map { "\($0.0 ?? -1)-\($0.1 ?? -1)" })
+        let (log, _) = record(
+            SignalProducer<Int?, Never>(values: nil, 1).combinePrevious().map { "\($0.0 ?? -1)-\($0.1 ?? -1)" }
+        )
         #expect(log.all == ["VALUE -1-1", "COMPLETED"])
     }
 }

@@ -47,7 +47,9 @@ struct TakeTests {
         input.sendCompleted()
         #expect(log.all == ["VALUE 4", "VALUE 5", "COMPLETED"])
 
-        let (failing, _) = record(SignalProducer<Int, TestError>(values: 1, 2).concat(.init(error: .boom)).take(last: 1))
+        let (failing, _) = record(
+            SignalProducer<Int, TestError>(values: 1, 2).concat(.init(error: .boom)).take(last: 1)
+        )
         #expect(failing.all == ["FAILED boom"])
     }
 

@@ -40,7 +40,8 @@ struct WithLatestTests {
 
     @Test func synchronousProducerSampleeProvidesItsLastValue() {
         let (log, _) = record(
-            SignalProducer<Int, Never>(values: 1, 2).withLatest(from: SignalProducer<String, Never>(values: "a", "b")).map { "\($0.0)\($0.1)" }
+            SignalProducer<Int, Never>(values: 1, 2).withLatest(from: SignalProducer<String, Never>(values: "a", "b"))
+                .map { "\($0.0)\($0.1)" }
         )
         #expect(log.all == ["VALUE 1b", "VALUE 2b", "COMPLETED"])
     }
