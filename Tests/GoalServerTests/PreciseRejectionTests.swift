@@ -66,6 +66,29 @@ struct PreciseRejectionTests {
         }
     }
 
+    @Test("unreadable mutations cost a token each: past the bucket they get rate_limited{seq}, not rejected")
+    func invalidMutationsAreRateLimited() async throws {
+        var limits = ServerLimits()
+        limits.mutationBurst = 2
+        limits.mutationsPerSecond = 0.001  // practically no refill: the third is over the limit however slow
+        try await withTestDaemon(limits: limits) { daemon in
+            let session = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+            for seq in 1...3 {
+                let bad = #"{"type":"mutate","seq":\#(seq),"base":1.5,"op":"delete_match","id":"\#(Self.match)"}"#
+                try await session.client.send(text: Array(bad.utf8))
+            }
+            var answers: [ServerMessage] = []
+            for _ in 1...3 { answers.append(try await session.next()) }
+            #expect(answers[0].isRejected(seq: 1))
+            #expect(answers[1].isRejected(seq: 2))
+            guard case .rateLimited(let seq, _) = answers[2] else {
+                Issue.record("expected rate_limited, got \(answers[2])")
+                return
+            }
+            #expect(seq == 3)
+        }
+    }
+
     @Test("a domain rule answers with its own code: unknown_player, empty_side, blank_name")
     func domainCodes() async throws {
         try await withTestDaemon { daemon in

@@ -1,6 +1,7 @@
 public import Foundation
 public import GoalModel
 public import GoalReactive
+import Logging
 
 /// A `LeagueStore` over an `InMemoryLeague`: one client's view, with its own client instance and replica. Two
 /// stores over one league behave like two clients of one server — each sees the other's commits as changesets,
@@ -30,6 +31,7 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
     private let statusStorage = MutableProperty<ConnectionStatus>(.live(roundTrip: nil))
     private let updatesInput: Signal<ReplicaUpdate, Never>.Observer
     private let lock = NSRecursiveLock()
+    private let logger = Logger(label: "goal.client.in-memory-store")
     private var held: [(Mutation, MutationTicket)] = []
     private var subscription: (any Disposable)?
     private var _holdsMutations = false
@@ -156,7 +158,17 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
     private func receive(_ changeset: Changeset) {
         lock.withLock {
             var next = replicaStorage.value
-            guard (try? next.apply(changeset)) == true else { return }
+            do {
+                guard try next.apply(changeset) else { return }  // a changeset this replica already holds
+            } catch {
+                // The league emits its changesets in order, so a replica that cannot take one missed one: say so
+                // (a real client would resync) instead of silently freezing this view.
+                logger.error(
+                    "in-memory replica cannot apply a changeset",
+                    metadata: ["goal.revision": "\(changeset.revision)", "goal.error": "\(error)"]
+                )
+                return
+            }
             replicaStorage.value = next
             updatesInput.send(value: .changeset(changeset))
         }

@@ -117,10 +117,11 @@ public final class GoalDaemon: Service, Sendable {
         let threadPool = NIOThreadPool(numberOfThreads: 2)
         threadPool.start()
         let core = makeCore(recovered: recovered, group: group, threadPool: threadPool)
-        _ = try? core.tokens.refresh()
 
         var channels: [any Channel] = []
         do {
+            // The tokens table must be readable before anyone says hello (a store that cannot read it fails here).
+            _ = try core.tokens.refresh()
             let stream = try await bindStream(group: group, core: core)
             channels.append(stream)
             var metricsPort: Int?
@@ -142,9 +143,7 @@ public final class GoalDaemon: Service, Sendable {
             )
             resolveAddresses(.success(bound))
         } catch {
-            for channel in channels { try? await channel.close() }
-            try? await threadPool.shutdownGracefully()
-            try? await group.shutdownGracefully()
+            await release(channels: channels, threadPool: threadPool, group: group)
             throw error
         }
 
@@ -158,7 +157,7 @@ public final class GoalDaemon: Service, Sendable {
         maintenanceTask.cancel()
 
         logger.info("goald stopping", metadata: ["goal.reason": "\(reason)"])
-        for channel in channels { try? await channel.close() }
+        await close(channels)
         await core.engine.stop()
         switch reason {
         case .graceful:
@@ -168,10 +167,37 @@ public final class GoalDaemon: Service, Sendable {
         }
         await waitForConnectionsToClose(core, upTo: .seconds(3))
         _ = await maintenanceTask.value
-        try? storage.close()
-        try? await threadPool.shutdownGracefully()
-        try? await group.shutdownGracefully()
+        do {
+            try storage.close()
+        } catch {
+            logger.error("the store did not close cleanly", metadata: ["goal.error": "\(error)"])
+        }
+        await release(channels: [], threadPool: threadPool, group: group)
         if case .fatal(let message) = reason { throw DaemonError(message) }
+    }
+
+    /// Closes the listeners; a listener that fails to close is logged, not fatal (the process is stopping).
+    private func close(_ channels: [any Channel]) async {
+        for channel in channels {
+            do {
+                try await channel.close()
+            } catch ChannelError.alreadyClosed {
+                continue
+            } catch {
+                logger.warning("a listener did not close cleanly", metadata: ["goal.error": "\(error)"])
+            }
+        }
+    }
+
+    /// Closes the listeners, then stops the thread pool and the event loops, logging what fails to stop.
+    private func release(channels: [any Channel], threadPool: NIOThreadPool, group: MultiThreadedEventLoopGroup) async {
+        await close(channels)
+        do {
+            try await threadPool.shutdownGracefully()
+            try await group.shutdownGracefully()
+        } catch {
+            logger.warning("the daemon's threads did not stop cleanly", metadata: ["goal.error": "\(error)"])
+        }
     }
 
     private func makeCore(
@@ -255,7 +281,7 @@ public final class GoalDaemon: Service, Sendable {
     private func waitForConnectionsToClose(_ core: ServerCore, upTo limit: Duration) async {
         let deadline = ContinuousClock.now + limit
         while core.connections.total > 0, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: .milliseconds(20))  // cancelled: the loop's deadline still ends the wait
         }
     }
 

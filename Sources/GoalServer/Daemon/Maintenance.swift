@@ -17,7 +17,7 @@ struct Maintenance: Sendable {
     func run() async {
         var sinceHousekeeping = 0
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(2))
+            try? await Task.sleep(for: .seconds(2))  // cancelled: the check below ends the loop
             if Task.isCancelled { return }
             await refreshTokens()
             sinceHousekeeping += 2

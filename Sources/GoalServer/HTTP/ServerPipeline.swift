@@ -18,7 +18,12 @@ enum ServerPipeline {
     /// Configures a connection of the main (TLS) listener.
     static func configureStream(_ channel: any Channel, core: ServerCore, tls: NIOSSLContext) -> EventLoopFuture<Void> {
         if let refusal = core.connections.admitConnection() {
-            core.logger.warning("refusing connection", metadata: ["goal.reason": "\(refusal)"])
+            if let refused = core.refusalLog.refused(now: .now()) {
+                core.logger.warning(
+                    "refusing connections",
+                    metadata: ["goal.reason": "\(refusal)", "goal.refused": "\(refused)"]
+                )
+            }
             return channel.close()
         }
         core.metrics.connections.increment()

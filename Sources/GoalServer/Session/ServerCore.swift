@@ -27,6 +27,8 @@ final class ServerCore: Sendable {
     let epoch: String
     let threadPool: NIOThreadPool
     let logger: Logger
+    /// The warning for connections refused at the total cap, at most once per 10 s.
+    let refusalLog = RefusalLog()
     private let nextSessionID = Atomic<UInt64>(0)
     /// Bytes queued in every session's own outbound queue together (the global cap).
     let queuedBytes = Atomic<Int>(0)

@@ -209,7 +209,13 @@ final class SessionHandler: ChannelInboundHandler {
         } catch {
             // A mutate whose seq was readable but whose other fields were not is refused alone (PROTOCOL §7):
             // `rejected{seq, invalid}`, as a reply so it is held like any answer while catching up.
-            if case .open = phase, let rejected = error.rejectedMutation, let context {
+            // It costs a token like any mutation: unreadable mutations are no way around the rate limit.
+            if case .open = phase, let rejected = error.rejectedMutation, let seq = error.mutateSeq, let context {
+                guard mutationBucket.take(now: .now()) else {
+                    core.metrics.rateLimited.increment()
+                    sendNow(.rateLimited(seq: seq, retryAfterMilliseconds: mutationBucket.millisecondsUntilNextToken()))
+                    return
+                }
                 deliverReply(ServerFrameEncoder.textFrame(rejected.encoded(), allocator: context.channel.allocator))
                 flushIfNeeded()
                 return
