@@ -15,6 +15,7 @@ struct AckOrderTests {
             let author = try await TestSession.open(daemon, token: daemon.tokens.editor)
             // The first write is held, so the engine decides the next ten into one open batch behind it.
             storage.close(.append)
+            defer { storage.open(.append) }  // a failing test must not leave the daemon's thread held
             try await author.send(author.mutation(seq: 1, base: 0, Make.createPlayer("first")))
             await storage.waitUntilHeld(.append)
             for seq in 2...11 {
@@ -42,6 +43,7 @@ struct AckOrderTests {
         try await withTestDaemon(storage: storage) { daemon in
             let author = try await TestSession.open(daemon, token: daemon.tokens.editor)
             storage.close(.append)
+            defer { storage.open(.append) }  // a failing test must not leave the daemon's thread held
             try await author.send(author.mutation(seq: 1, base: 0, Make.createPlayer("first")))
             await storage.waitUntilHeld(.append)
             try await author.send(author.mutation(seq: 2, base: 0, Make.createPlayer("second")))

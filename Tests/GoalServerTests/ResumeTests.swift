@@ -172,6 +172,7 @@ struct ResumeTests {
             let head = try await Self.commitPlayers(daemon, count: 10)
             // The resuming session registers at head 10, then its first backlog page read is held.
             storage.close(.backlog)
+            defer { storage.open(.backlog) }  // a failing test must not leave the daemon's thread held
             let resuming = Task {
                 try await TestSession.open(daemon, token: daemon.tokens.viewer, since: 0, digest: .genesis)
             }

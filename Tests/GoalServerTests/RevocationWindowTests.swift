@@ -18,6 +18,7 @@ struct RevocationWindowTests {
             let witness = try await TestSession.open(daemon, token: daemon.tokens.viewer)
             // Hold the next hello after its token look-up (the log bounds are read next, off the event loop).
             storage.close(.logBounds)
+            defer { storage.open(.logBounds) }  // a failing test must not leave the daemon's thread held
             let hello = Task { try await TestSession.open(daemon, token: daemon.tokens.viewer) }
             await storage.waitUntilHeld(.logBounds)
             _ = try storage.revokeToken(named: "vera", at: Timestamp(millisecondsSince1970: 1_767_225_700_000))

@@ -113,7 +113,8 @@ public struct ServerLimits: Sendable, Equatable {
     public var globalQueueBytes: Int
     /// After 4008 is queued, the connection is aborted if it has not closed within this many milliseconds (5 s).
     public var slowConsumerAbortMilliseconds: Int
-    /// Mutations waiting for the engine; past it sessions get `overloaded` and stop reading.
+    /// Mutations the engine holds: waiting to be decided, or decided and waiting to be durable (the batch that
+    /// fills while a write is in flight); past it sessions get `overloaded{seq}` and stop reading.
     public var engineInboxCapacity: Int
     /// How long a session told `overloaded` stops reading, in milliseconds.
     public var overloadedRetryMilliseconds: Int

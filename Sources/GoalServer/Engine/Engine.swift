@@ -15,13 +15,18 @@ import Synchronization
 /// fsynced the batch. Only then does the batch reach the `Hub`, so nothing reflecting a revision leaves the process
 /// before it is durable. Answers (acks, rejections, duplicates) travel in the batch they were decided in.
 ///
-/// Threading: `submit` is called from event loops and never blocks (a bounded inbox: past `capacity` it returns
-/// false and the session answers `overloaded`). All other mutable state is confined to `queue`, which serves as
+/// Bound: `capacity` covers every mutation the engine holds, waiting to be decided (the inbox) or decided and
+/// waiting to be durable (the open batch that fills while a write is in flight): a stalled disk cannot make the
+/// open batch grow without end. Past it `submit` returns false and the session answers `overloaded{seq}`.
+///
+/// Threading: `submit` is called from event loops and never blocks. All other mutable state is confined to `queue`, which serves as
 /// this class's lock: that is why it is `@unchecked Sendable`. `durableView` is a lock-protected copy for readers.
 /// Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError` once and stops it.
 final class Engine: @unchecked Sendable {
     private let queue = DispatchQueue(label: "goald.engine", qos: .userInitiated)
     private let inboxDepth = Atomic<Int>(0)
+    /// Mutations submitted and not yet answered to the hub (in the inbox, or decided and not yet durable).
+    private let held = Atomic<Int>(0)
     private let capacity: Int
     private let writer: BatchWriter
     private let hub: Hub
@@ -70,11 +75,11 @@ final class Engine: @unchecked Sendable {
     /// Hands a mutation to the engine. Any thread; never blocks.
     /// - Returns: false when the inbox is full (the caller answers `overloaded`) or the engine is stopping.
     func submit(_ request: MutationRequest) -> Bool {
-        let depth = inboxDepth.add(1, ordering: .relaxed).newValue
-        guard depth <= capacity else {
-            inboxDepth.subtract(1, ordering: .relaxed)
+        guard held.add(1, ordering: .relaxed).newValue <= capacity else {
+            held.subtract(1, ordering: .relaxed)
             return false
         }
+        let depth = inboxDepth.add(1, ordering: .relaxed).newValue
         metrics.inboxDepth.record(depth)
         queue.async {
             self.inboxDepth.subtract(1, ordering: .relaxed)
@@ -99,7 +104,10 @@ final class Engine: @unchecked Sendable {
     // MARK: - On the engine queue
 
     private func process(_ request: MutationRequest) {
-        guard !stopping, !failed else { return }  // the session is being closed; its client re-sends after reconnect
+        guard !stopping, !failed else {
+            held.subtract(1, ordering: .relaxed)
+            return  // the session is being closed; its client re-sends after reconnect
+        }
         let mutation = request.mutation
         let message: ServerMessage
         if !request.role.permits(mutation.action) {
@@ -180,6 +188,7 @@ final class Engine: @unchecked Sendable {
     private func publish(_ batch: ClosedBatch) {
         durable.withLockedValue { $0 = DurableView(state: batch.stateAfter, digest: batch.digestAfter) }
         hub.publish(batch)
+        held.subtract(batch.replies.count, ordering: .relaxed)  // one answer per mutation decided
     }
 
     private func resumeDrainedIfDone() {

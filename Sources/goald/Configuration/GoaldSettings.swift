@@ -149,7 +149,7 @@ enum GoaldSettings {
             limit(
                 "engineInboxCapacity",
                 l.engineInboxCapacity,
-                "Mutations waiting for the engine; past it: overloaded."
+                "Mutations waiting to be decided or to be durable; past it: overloaded."
             ),
             limit(
                 "overloadedRetryMilliseconds",
