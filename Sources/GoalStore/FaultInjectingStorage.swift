@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Threading: `Sendable`; the append counter is lock-protected, so the count is exact even if calls race.
 /// Lifetime: holds the wrapped store strongly; `close()` closes it.
-public final class FaultInjectingStorage: LeagueStorage {
+public final class FaultInjectingStorage: ForwardingLeagueStorage {
     /// Which appends fail.
     public enum Plan: Hashable, Sendable {
         /// Only the Nth append (1-based) fails; later ones are forwarded.
@@ -44,34 +44,4 @@ public final class FaultInjectingStorage: LeagueStorage {
             try base.append(batch)
         }
     }
-
-    public func recover() throws(StorageError) -> DurableLeague { try base.recover() }
-
-    public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
-        try base.backlog(after: after, upTo: upTo, limit: limit)
-    }
-
-    public func logBounds() throws(StorageError) -> LogBounds { try base.logBounds() }
-
-    public func prune(now: Timestamp) throws(StorageError) -> PruneReport { try base.prune(now: now) }
-
-    public func checkpoint() throws(StorageError) { try base.checkpoint() }
-
-    public func createToken(_ token: StoredToken) throws(StorageError) { try base.createToken(token) }
-
-    public func tokens() throws(StorageError) -> [StoredToken] { try base.tokens() }
-
-    public func token(secretHash: [UInt8]) throws(StorageError) -> StoredToken? {
-        try base.token(secretHash: secretHash)
-    }
-
-    public func revokeToken(named name: String, at time: Timestamp) throws(StorageError) -> StoredToken {
-        try base.revokeToken(named: name, at: time)
-    }
-
-    public func epoch() throws(StorageError) -> LeagueEpoch { try base.epoch() }
-
-    public func rotateEpoch() throws(StorageError) -> LeagueEpoch { try base.rotateEpoch() }
-
-    public func close() throws(StorageError) { try base.close() }
 }

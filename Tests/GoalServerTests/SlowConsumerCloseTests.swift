@@ -41,13 +41,28 @@ struct SlowConsumerCloseTests {
         return Revision(matchSeq) + Revision(goals)
     }
 
-    @Test("a resume over a backlog far bigger than the bound is not a slow consumer: caught_up, then live")
-    func backlogDoesNotCount() async throws {
+    /// A 64 KiB bound, the slow-consumer grace given, and no mutation rate limit (the writer pipelines hundreds).
+    static func limits(grace milliseconds: Int = 5_000) -> ServerLimits {
         var limits = ServerLimits()
         limits.sessionQueueBytes = 64 * 1024
+        limits.slowConsumerAbortMilliseconds = milliseconds
         limits.mutationsPerSecond = 1_000_000
         limits.mutationBurst = 1_000_000
-        try await withTestDaemon(limits: limits) { daemon in
+        return limits
+    }
+
+    /// A viewer with a 4 KiB receive window that has stopped reading.
+    static func stalledReader(_ daemon: TestDaemon) async throws -> TestSession {
+        var tinyWindow = try daemon.connector()
+        tinyWindow.receiveBufferSize = 4_096
+        let stalled = try await TestSession.open(daemon, token: daemon.tokens.viewer, connector: tinyWindow)
+        try await stalled.client.pauseReading()
+        return stalled
+    }
+
+    @Test("a resume over a backlog far bigger than the bound is not a slow consumer: caught_up, then live")
+    func backlogDoesNotCount() async throws {
+        try await withTestDaemon(limits: Self.limits()) { daemon in
             // 300 changesets of ~25 KB each: a backlog over a hundred times the bound, and bigger than the kernel's
             // socket buffers.
             let head = try await Self.bigChangesets(daemon, players: 200, goals: 300)
@@ -77,16 +92,8 @@ struct SlowConsumerCloseTests {
         "a live reader over the bound gets error{slow_consumer} and the 4008 close frame after what was in the socket"
     )
     func liveOverflowGets4008() async throws {
-        var limits = ServerLimits()
-        limits.sessionQueueBytes = 64 * 1024
-        limits.slowConsumerAbortMilliseconds = 30_000
-        limits.mutationsPerSecond = 1_000_000
-        limits.mutationBurst = 1_000_000
-        try await withTestDaemon(limits: limits) { daemon in
-            var tinyWindow = try daemon.connector()
-            tinyWindow.receiveBufferSize = 4_096
-            let stalled = try await TestSession.open(daemon, token: daemon.tokens.viewer, connector: tinyWindow)
-            try await stalled.client.pauseReading()
+        try await withTestDaemon(limits: Self.limits(grace: 30_000)) { daemon in
+            let stalled = try await Self.stalledReader(daemon)
             let writing = Task { try await Self.bigChangesets(daemon, players: 200, goals: 300) }
             try await daemon.waitForMetric("goald_slow_consumer_closes_total", atLeast: 1, timeout: .seconds(120))
             try await stalled.client.resumeReading()  // well within the grace (30 s here)
@@ -102,16 +109,8 @@ struct SlowConsumerCloseTests {
 
     @Test("a stalled reader over the bound is aborted (reset, no TLS close handshake to wait for) after the grace")
     func stalledReaderIsAborted() async throws {
-        var limits = ServerLimits()
-        limits.sessionQueueBytes = 64 * 1024
-        limits.slowConsumerAbortMilliseconds = 1_000
-        limits.mutationsPerSecond = 1_000_000
-        limits.mutationBurst = 1_000_000
-        try await withTestDaemon(limits: limits) { daemon in
-            var tinyWindow = try daemon.connector()
-            tinyWindow.receiveBufferSize = 4_096
-            let stalled = try await TestSession.open(daemon, token: daemon.tokens.viewer, connector: tinyWindow)
-            try await stalled.client.pauseReading()
+        try await withTestDaemon(limits: Self.limits(grace: 1_000)) { daemon in
+            let stalled = try await Self.stalledReader(daemon)
             _ = try await Self.bigChangesets(daemon, players: 200, goals: 300)
             try await daemon.waitForMetric("goald_slow_consumer_closes_total", atLeast: 1, timeout: .seconds(120))
             // The stalled client never reads again. A graceful close would wait for its TLS close_notify (5 s past

@@ -10,7 +10,7 @@ import Synchronization
 /// Threading: `Sendable`. Held calls block their own thread (the daemon's writer queue or thread pool) on a
 /// condition; the test side waits asynchronously (`waitUntilHeld`). Lifetime: holds the wrapped store strongly;
 /// `close()` closes it. Open every gate before stopping the daemon, or its held threads never return.
-public final class GatedStorage: LeagueStorage {
+public final class GatedStorage: ForwardingLeagueStorage {
     /// The calls that can be held.
     public enum Call: Hashable, Sendable {
         case append
@@ -87,32 +87,8 @@ public final class GatedStorage: LeagueStorage {
         return try base.logBounds()
     }
 
-    public func recover() throws(StorageError) -> DurableLeague { try base.recover() }
-
     public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
         pass(.backlog)
         return try base.backlog(after: after, upTo: upTo, limit: limit)
     }
-
-    public func prune(now: Timestamp) throws(StorageError) -> PruneReport { try base.prune(now: now) }
-
-    public func checkpoint() throws(StorageError) { try base.checkpoint() }
-
-    public func createToken(_ token: StoredToken) throws(StorageError) { try base.createToken(token) }
-
-    public func tokens() throws(StorageError) -> [StoredToken] { try base.tokens() }
-
-    public func token(secretHash: [UInt8]) throws(StorageError) -> StoredToken? {
-        try base.token(secretHash: secretHash)
-    }
-
-    public func revokeToken(named name: String, at time: Timestamp) throws(StorageError) -> StoredToken {
-        try base.revokeToken(named: name, at: time)
-    }
-
-    public func epoch() throws(StorageError) -> LeagueEpoch { try base.epoch() }
-
-    public func rotateEpoch() throws(StorageError) -> LeagueEpoch { try base.rotateEpoch() }
-
-    public func close() throws(StorageError) { try base.close() }
 }
