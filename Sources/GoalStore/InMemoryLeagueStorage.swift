@@ -1,5 +1,5 @@
+import Foundation
 public import GoalModel
-import Synchronization
 
 /// A `LeagueStorage` in memory: the default test double, with the same rules as the SQLite store (contiguous
 /// revisions, all-or-nothing batches, unique name keys and token names, retention, pruning reports).
@@ -7,8 +7,13 @@ import Synchronization
 /// Threading: every call takes one lock for its whole duration, so calls are atomic with respect to each other
 /// and may come from any thread. Lifetime: the contents live as long as the object; after `close()` every call
 /// throws `StorageError.closed(call:)` naming the call, so a test that uses a closed store fails loudly.
-public final class InMemoryLeagueStorage: LeagueStorage {
-    private let contents: Mutex<MemoryContents>
+///
+/// `@unchecked Sendable`: `contents` is only touched under `lock`. An `NSLock` (a pthread mutex), not
+/// Synchronization's `Mutex`: the thread sanitizer cannot see the futex behind `Mutex` on Linux and reported every
+/// daemon test's concurrent hello and backlog reads as races.
+public final class InMemoryLeagueStorage: LeagueStorage, @unchecked Sendable {
+    private let lock = NSLock()
+    private var contents: MemoryContents
     private let retention: RetentionPolicy
 
     /// An empty store with a fresh epoch.
@@ -17,17 +22,17 @@ public final class InMemoryLeagueStorage: LeagueStorage {
     ///   - epoch: The epoch (random by default).
     public init(retention: RetentionPolicy = .default, epoch: LeagueEpoch = .random()) {
         self.retention = retention
-        contents = Mutex(MemoryContents(epoch: epoch))
+        contents = MemoryContents(epoch: epoch)
     }
 
     private func withOpen<T: Sendable>(
         _ call: String,
         _ body: (inout MemoryContents) throws(StorageError) -> T
     ) throws(StorageError) -> T {
-        try contents.withLock { (contents: inout MemoryContents) throws(StorageError) -> T in
-            guard !contents.closed else { throw .closed(call: call) }
-            return try body(&contents)
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard !contents.closed else { throw .closed(call: call) }
+        return try body(&contents)
     }
 
     public func recover() throws(StorageError) -> DurableLeague {
@@ -104,6 +109,8 @@ public final class InMemoryLeagueStorage: LeagueStorage {
     }
 
     public func close() throws(StorageError) {
-        contents.withLock { $0.closed = true }
+        lock.lock()
+        defer { lock.unlock() }
+        contents.closed = true
     }
 }
