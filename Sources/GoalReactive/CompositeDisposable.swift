@@ -66,16 +66,15 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         }
     }
 
-    /// Adds an action that runs when the composite is disposed.
+    /// Adds an action that runs when the composite is disposed. Not optional (as in ReactiveSwift), so that
+    /// `add(nil)` names the disposable overload instead of being ambiguous.
     ///
     /// - Parameters:
-    ///   - action: Run exactly once on disposal; `nil` is ignored.
-    /// - Returns: A removal handle, or `nil` if `action` was `nil` or the composite was already disposed
-    ///   (in which case `action` has run now).
+    ///   - action: Run exactly once on disposal.
+    /// - Returns: A removal handle, or `nil` if the composite was already disposed (`action` has run now).
     @discardableResult
-    public func add(_ action: (() -> Void)?) -> (any Disposable)? {
-        guard let action else { return nil }
-        return add(AnyDisposable(action))
+    public func add(_ action: @escaping () -> Void) -> (any Disposable)? {
+        add(AnyDisposable(action))
     }
 
     /// Adds `rhs` to `lhs`; see ``add(_:)-(Disposable?)``.
@@ -84,9 +83,9 @@ public final class CompositeDisposable: Disposable, @unchecked Sendable {
         lhs.add(rhs)
     }
 
-    /// Adds the action `rhs` to `lhs`; see ``add(_:)-(()->Void)?``.
+    /// Adds the action `rhs` to `lhs`; see ``add(_:)-(()->Void)``.
     @discardableResult
-    public static func += (lhs: CompositeDisposable, rhs: (() -> Void)?) -> (any Disposable)? {
+    public static func += (lhs: CompositeDisposable, rhs: @escaping () -> Void) -> (any Disposable)? {
         lhs.add(rhs)
     }
 }

@@ -13,7 +13,7 @@ import Synchronization
 public final class MainScheduler: Scheduler {
     /// Actions scheduled on any `MainScheduler` that have not finished yet (shared so that ordering holds
     /// across instances).
-    private static let pending = Atomic<Int>(0)
+    private static let pending = Synchronization.Atomic<Int>(0)
 
     private static let queueKey: DispatchSpecificKey<UInt8> = {
         let key = DispatchSpecificKey<UInt8>()

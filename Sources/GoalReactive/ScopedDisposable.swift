@@ -44,7 +44,7 @@ extension ScopedDisposable where Inner == CompositeDisposable {
 
     /// Adds the action `rhs` to the inner composite.
     @discardableResult
-    public static func += (lhs: ScopedDisposable<CompositeDisposable>, rhs: (() -> Void)?) -> (any Disposable)? {
+    public static func += (lhs: ScopedDisposable<CompositeDisposable>, rhs: @escaping () -> Void) -> (any Disposable)? {
         lhs.inner.add(rhs)
     }
 }

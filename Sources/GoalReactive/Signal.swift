@@ -81,6 +81,20 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
         return (signal, Observer(inputOf: signal.core))
     }
 
+    /// ReactiveSwift's pipe for senders that guarantee mutual exclusion themselves and may send from inside an
+    /// observer: such a re-entrant send is delivered at once, nested in the delivery that caused it. GoalReactive's
+    /// unserialized core already delivers re-entrant sends that way, so this is `unserializedPipe(disposable:)`
+    /// under ReactiveSwift's name.
+    ///
+    /// - Parameters:
+    ///   - disposable: Disposed when the signal terminates or is disposed silently.
+    /// - Returns: The signal and its unserialized input observer.
+    public static func reentrantUnserializedPipe(
+        disposable: (any Disposable)? = nil
+    ) -> (output: Signal, input: Observer) {
+        unserializedPipe(disposable: disposable)
+    }
+
     private init(core: SignalCore<Value, Error>) {
         self.core = core
     }

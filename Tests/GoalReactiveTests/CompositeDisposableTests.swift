@@ -56,9 +56,9 @@ struct CompositeDisposableTests {
     @Test func addingNilIsIgnored() {
         let composite = CompositeDisposable()
         let noDisposable: (any Disposable)? = nil
-        let noAction: (() -> Void)? = nil
         #expect((composite += noDisposable) == nil)
-        #expect((composite += noAction) == nil)
+        #expect(composite.add(nil) == nil, "add(nil) names the disposable overload, as in ReactiveSwift")
+        #expect((composite += nil) == nil)
         #expect(composite.isDisposed == false)
     }
 
