@@ -51,6 +51,7 @@ extension LoadSubscriber {
             s.inSnapshot = true
         case .snapshotComplete:
             s.inSnapshot = false
+            s.snapshots += 1
             s.caughtUpAt = now
         case .resync(let reason):
             s.note(reason)
@@ -108,6 +109,7 @@ extension LoadSubscriber {
         case .snapshotStarted:
             if case .snapshotBegin(let begin) = message { s.assembler = SnapshotAssembler(begin) }
         case .snapshotComplete:
+            s.snapshots += 1
             s.caughtUpAt = now
         case .resync(let reason):
             s.note(reason)

@@ -100,7 +100,8 @@ final class LoadSubscriber: Sendable {
                 problems: s.problems,
                 problemCount: s.problemCount,
                 replica: s.replica,
-                catchUpSeconds: s.caughtUpAt.map { MonotonicClock.seconds(from: s.helloSentAt, to: $0) }
+                catchUpSeconds: s.caughtUpAt.map { MonotonicClock.seconds(from: s.helloSentAt, to: $0) },
+                snapshots: s.snapshots
             )
         }
     }

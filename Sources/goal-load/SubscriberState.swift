@@ -41,6 +41,8 @@ struct SubscriberState: Sendable {
     var bytes = 0
     var reconnects = 0
     var failedAttempts = 0
+    /// Snapshots received (a resume the server could not serve from its log).
+    var snapshots = 0
     /// Reconnect-class server errors (slow consumer 4008, overloaded, shutting down) received.
     var sheddings = 0
     /// Protocol violations seen (gaps, duplicates, digest breaks, server errors), at most a few kept.
@@ -75,4 +77,6 @@ struct SubscriberSnapshot: Sendable {
     var problemCount: Int
     var replica: ReplicaState?
     var catchUpSeconds: Double?
+    /// Snapshots received.
+    var snapshots = 0
 }

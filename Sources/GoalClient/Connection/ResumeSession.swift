@@ -35,6 +35,15 @@ public struct ResumeSession: Hashable, Sendable {
             self.epoch = epoch
             self.digest = digest
         }
+
+        /// The position a replica holds: nothing before its first sync, else its revision, epoch and digest.
+        public init(resumingFrom replica: ReplicaState) {
+            self.init(
+                since: replica.hasSynced ? replica.revision : nil,
+                epoch: replica.epoch,
+                digest: replica.hasSynced ? replica.digest : nil
+            )
+        }
     }
 
     /// How far the current connection's stream has come.

@@ -20,6 +20,8 @@ final class TailFollower: @unchecked Sendable {
     private let token: String
     private let serverName: String
     private let options: TailOptions
+    /// Where result lines go (standard output; tests collect them).
+    private let output: @Sendable (String) -> Void
     private let instance = ClientInstanceID.random()
     private let queue = DispatchQueue(label: "goal-client.tail")
     private let lock = NSLock()
@@ -41,11 +43,18 @@ final class TailFollower: @unchecked Sendable {
         var last: Revision { machine.position.since ?? 0 }
     }
 
-    init(transport: any Transport, token: String, serverName: String, options: TailOptions) {
+    init(
+        transport: any Transport,
+        token: String,
+        serverName: String,
+        options: TailOptions,
+        output: @escaping @Sendable (String) -> Void = { Console.out($0) }
+    ) {
         self.transport = transport
         self.token = token
         self.serverName = serverName
         self.options = options
+        self.output = output
     }
 
     /// Follows the stream from `options.since` (else from `seed`'s revision) until `stop()` or a failure.
@@ -228,14 +237,14 @@ final class TailFollower: @unchecked Sendable {
                 state.names = Dictionary(snapshot.players.map { ($0.id, $0.name) }, uniquingKeysWith: { $1 })
                 state.matches = Dictionary(snapshot.matches.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
                 if options.json {
-                    Console.out(
+                    output(
                         JSONValue.object([
                             ("type", .string("snapshot")), ("revision", .uint(snapshot.revision)),
                             ("players", .int(snapshot.players.count)), ("matches", .int(snapshot.matches.count)),
                         ]).text
                     )
                 } else {
-                    Console.out(
+                    output(
                         "r\(snapshot.revision) snapshot: \(snapshot.players.count) players, \(snapshot.matches.count) matches (history before it skipped)"
                     )
                 }
@@ -251,9 +260,9 @@ final class TailFollower: @unchecked Sendable {
     private func print(_ changeset: Changeset, bytes: [UInt8]) {
         if options.json {
             let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
-            Console.out(TerminalText.escapeJSON(text))
+            output(TerminalText.escapeJSON(text))
         } else {
-            Console.out(ChangesetLine.text(changeset, names: state.names, matches: state.matches))
+            output(ChangesetLine.text(changeset, names: state.names, matches: state.matches))
         }
         for change in changeset.changes {
             switch change {
