@@ -6,6 +6,7 @@ import GoalStore
 import GoalTestSupport
 import GoalTransport
 import GoalWire
+import Synchronization
 import Testing
 
 @testable import goal_load
