@@ -56,15 +56,59 @@ struct TailResumeTests {
             try await pollUntil("r1 and r2 before the restart") { revisions() == [1, 2] }
 
             await first.stop()
-            second = try await TestDaemon.start(
-                storage: try SQLiteLeagueStorage(path: path),
-                configure: { $0.port = port }
-            )
+            second = try await restartDaemon(path: path, port: port)
             try await addPlayer("Cy", to: second!)
             try await pollUntil("r3 after the restart") { revisions() == [1, 2, 3] }
             follower.stop()
             if case .failure(let failure) = await run.value { Issue.record("tail failed: \(failure)") }
             #expect(types() == ["changeset", "changeset", "changeset"], "no snapshot line: \(lines.withLock { $0 })")
+            await second?.stop()
+        } catch {
+            follower.stop()
+            _ = await run.value
+            await first.stop()
+            await second?.stop()
+            throw error
+        }
+    }
+
+    @Test("tail resumed against another database (another epoch) takes a snapshot instead of splicing its history")
+    func anotherEpochBringsASnapshot() async throws {
+        let first = try await TestDaemon.start()
+        let port = first.port
+        let lines = Mutex<[String]>([])
+        let follower = TailFollower(
+            transport: try WebSocketTransport(
+                endpoint: try ServerEndpoint(parsing: "wss://127.0.0.1:\(port)"),
+                security: .caPEM(TestCertificates.shared.caPEM)
+            ),
+            token: first.tokens.viewer,
+            serverName: "127.0.0.1:\(port)",
+            options: TailOptions(since: nil, allowSnapshot: false, json: true),
+            output: { line in lines.withLock { $0.append(line) } }
+        )
+        let run = Task { await follower.run(seed: ReplicaState()) }
+        func objects() -> [[String: Any]] {
+            lines.withLock { $0 }.compactMap { line in
+                try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            }
+        }
+        var second: TestDaemon?
+        do {
+            try await addPlayer("Ada", to: first)
+            try await addPlayer("Bo", to: first)
+            try await pollUntil("r1 and r2 of the first database") { objects().count == 2 }
+            await first.stop()
+
+            // Another database (a fresh epoch) with three commits of its own, on the same address.
+            second = try await restartDaemon(port: port) { try await TestDaemon.start(configure: $0) }
+            for name in ["Xu", "Yo", "Zed"] { try await addPlayer(name, to: second!) }
+            try await pollUntil("what tail prints after the switch") { objects().count >= 3 }
+            let third = objects()[2]
+            #expect(third["type"] as? String == "snapshot", "r3 of another history must not follow r2: \(third)")
+            #expect(third["revision"] as? Int == 3)
+            follower.stop()
+            _ = await run.value
             await second?.stop()
         } catch {
             follower.stop()
@@ -96,5 +140,29 @@ private func pollUntil(_ what: String, _ condition: () -> Bool) async throws {
             throw CancellationError()
         }
         try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+/// Starts a daemon over the database at `path` on `port`, the port of one that just stopped (clients reconnect to
+/// the same address).
+private func restartDaemon(path: String, port: Int) async throws -> TestDaemon {
+    try await restartDaemon(port: port) { configure in
+        try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path), configure: configure)
+    }
+}
+
+/// Starts a daemon with `start` on `port`. The old listener's port may take a moment to be released: retried for
+/// at most 10 s.
+private func restartDaemon(
+    port: Int,
+    _ start: (@escaping (inout ServerConfiguration) -> Void) async throws -> TestDaemon
+) async throws -> TestDaemon {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+        do {
+            return try await start { $0.port = port }
+        } catch where ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 }

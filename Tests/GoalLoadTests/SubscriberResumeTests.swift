@@ -47,10 +47,7 @@ struct SubscriberResumeTests {
             let digest = lean.snapshot().digest
 
             await first.stop()
-            second = try await TestDaemon.start(
-                storage: try SQLiteLeagueStorage(path: path),
-                configure: { $0.port = port }
-            )
+            second = try await restartDaemon(path: path, port: port)
             try await addPlayer("Cy", to: second!)
             try await pollUntil("r3 at both subscribers") { all { $0.revision == 3 } }
             for subscriber in subscribers {
@@ -96,5 +93,18 @@ private func pollUntil(_ what: String, _ condition: () -> Bool) async throws {
             throw CancellationError()
         }
         try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+/// Starts a daemon over the database at `path` on `port`, the port of one that just stopped (clients reconnect to
+/// the same address). The old listener's port may take a moment to be released: retried for at most 10 s.
+private func restartDaemon(path: String, port: Int) async throws -> TestDaemon {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while true {
+        do {
+            return try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path), configure: { $0.port = port })
+        } catch where ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 }
