@@ -121,7 +121,9 @@ final class LoadSubscriber: Sendable {
         case .closed(let code, let reason):
             let current = state.withLock { s -> Bool in
                 guard s.generation == generation else { return false }
-                if let code, CloseCode(rawValue: code).isTerminal { s.note("closed with terminal code \(code): \(reason)") }
+                if let code, CloseCode(rawValue: code).isTerminal {
+                    s.note("closed with terminal code \(code): \(reason)")
+                }
                 return true
             }
             if current { lost(generation: generation, counted: true, code: code) }

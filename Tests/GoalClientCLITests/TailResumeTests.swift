@@ -161,7 +161,7 @@ private func restartDaemon(
     while true {
         do {
             return try await start { $0.port = port }
-        } catch where ContinuousClock.now < deadline {
+        } catch  where ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
     }

@@ -13,7 +13,10 @@ struct ResumeSessionTests {
     let d3 = Digest(bytes: [UInt8](repeating: 3, count: 32))!
 
     /// A machine that has connected once and is waiting for the welcome.
-    func opened(_ position: ResumeSession.Position = .init(), policy: BackoffPolicy = .standard) -> (
+    func opened(
+        _ position: ResumeSession.Position = .init(),
+        policy: BackoffPolicy = .standard
+    ) -> (
         ResumeSession, ClientMessage.Hello
     ) {
         var machine = ResumeSession(position: position, policy: policy, idleTimeout: 40)
@@ -32,8 +35,10 @@ struct ResumeSessionTests {
 
     @Test func aLiveWelcomeOfAnEmptyLeagueMakesTheNextHelloResumeFromItsHead() {
         var (machine, _) = opened()
-        #expect(machine.receive(.welcome(epoch: "e1", head: 0, headDigest: .genesis, mode: .live))
-            == .welcomed(mode: .live, live: true, epochChanged: false))
+        #expect(
+            machine.receive(.welcome(epoch: "e1", head: 0, headDigest: .genesis, mode: .live))
+                == .welcomed(mode: .live, live: true, epochChanged: false)
+        )
         #expect(machine.receive(.changeset(revision: 1, digest: d1)) == .deliver)
         _ = machine.connectionClosed(code: nil, message: "", unit: 0)
         _ = machine.retryTimerFired()
@@ -44,8 +49,10 @@ struct ResumeSessionTests {
     @Test func resumesFromSinceEpochAndDigestAndFollowsTheBacklog() {
         var (machine, hello) = opened(.init(since: 1, epoch: "e1", digest: d1))
         #expect(hello.since == 1 && hello.epoch == "e1" && hello.digest == d1)
-        #expect(machine.receive(.welcome(epoch: "e1", head: 3, headDigest: .genesis, mode: .backlog))
-            == .welcomed(mode: .backlog, live: false, epochChanged: false))
+        #expect(
+            machine.receive(.welcome(epoch: "e1", head: 3, headDigest: .genesis, mode: .backlog))
+                == .welcomed(mode: .backlog, live: false, epochChanged: false)
+        )
         #expect(machine.isInBacklog && machine.isAuthenticated)
         #expect(machine.receive(.changeset(revision: 1, digest: d1)) == .duplicate)
         #expect(machine.receive(.changeset(revision: 2, digest: d2)) == .deliver)
@@ -71,12 +78,16 @@ struct ResumeSessionTests {
 
     @Test func anEpochChangeForgetsThePositionAndExpectsASnapshot() {
         var (machine, _) = opened(.init(since: 5, epoch: "old", digest: d1))
-        #expect(machine.receive(.welcome(epoch: "new", head: 2, headDigest: .genesis, mode: .snapshot))
-            == .welcomed(mode: .snapshot, live: false, epochChanged: true))
+        #expect(
+            machine.receive(.welcome(epoch: "new", head: 2, headDigest: .genesis, mode: .snapshot))
+                == .welcomed(mode: .snapshot, live: false, epochChanged: true)
+        )
         #expect(machine.position == .init(since: nil, epoch: "new", digest: nil))
         #expect(machine.phase == .awaitingSnapshot)
-        #expect(machine.receive(.changeset(revision: 1, digest: d1))
-            == .resync("a changeset arrived before the stream was ready for it"))
+        #expect(
+            machine.receive(.changeset(revision: 1, digest: d1))
+                == .resync("a changeset arrived before the stream was ready for it")
+        )
         #expect(machine.receive(.snapshotBegin(revision: 2)) == .snapshotStarted)
         #expect(machine.receive(.snapshotEnd(revision: 2, digest: d2)) == .snapshotComplete(revision: 2))
         #expect(machine.position == .init(since: 2, epoch: "new", digest: d2))
@@ -86,19 +97,25 @@ struct ResumeSessionTests {
 
     @Test func aBacklogOfAnotherEpochIsRefused() {
         var (machine, _) = opened(.init(since: 5, epoch: "old", digest: d1))
-        #expect(machine.receive(.welcome(epoch: "new", head: 9, headDigest: .genesis, mode: .backlog))
-            == .resync("a backlog of another epoch (new) was offered"))
+        #expect(
+            machine.receive(.welcome(epoch: "new", head: 9, headDigest: .genesis, mode: .backlog))
+                == .resync("a backlog of another epoch (new) was offered")
+        )
     }
 
     @Test func aDigestMismatchIsAnsweredWithASnapshotThatMovesThePosition() {
         // The server found d_since different from the hello's digest and sent a snapshot at its head.
         var (machine, hello) = opened(.init(since: 4, epoch: "e1", digest: d1))
         #expect(hello.digest == d1)
-        #expect(machine.receive(.welcome(epoch: "e1", head: 4, headDigest: .genesis, mode: .snapshot))
-            == .welcomed(mode: .snapshot, live: false, epochChanged: false))
+        #expect(
+            machine.receive(.welcome(epoch: "e1", head: 4, headDigest: .genesis, mode: .snapshot))
+                == .welcomed(mode: .snapshot, live: false, epochChanged: false)
+        )
         #expect(machine.receive(.snapshotBegin(revision: 4)) == .snapshotStarted)
-        #expect(machine.receive(.snapshotEnd(revision: 3, digest: d2))
-            == .resync("snapshot_end r3 arrived outside its snapshot"))
+        #expect(
+            machine.receive(.snapshotEnd(revision: 3, digest: d2))
+                == .resync("snapshot_end r3 arrived outside its snapshot")
+        )
         #expect(machine.receive(.snapshotEnd(revision: 4, digest: d2)) == .snapshotComplete(revision: 4))
         #expect(machine.position == .init(since: 4, epoch: "e1", digest: d2))
         _ = machine.connectionClosed(code: nil, message: "", unit: 0)
@@ -112,7 +129,10 @@ struct ResumeSessionTests {
         var delays: [TimeInterval] = []
         for _ in 0..<5 {
             guard case .wait(_, let delay) = machine.connectionFailed(.init(.cannotConnect, "refused"), unit: 0.7)
-            else { Issue.record("no wait"); return }
+            else {
+                Issue.record("no wait")
+                return
+            }
             delays.append(delay)
             _ = machine.retryTimerFired()
             _ = machine.connectionOpened(now: start, token: "t", instance: instance)
@@ -122,16 +142,24 @@ struct ResumeSessionTests {
         #expect(machine.connectionClosed(code: .slowConsumer, message: "", unit: 0) == .wait(attempt: 1, delay: 1))
         _ = machine.retryTimerFired()
         _ = machine.connectionOpened(now: start, token: "t", instance: instance)
-        #expect(machine.connectionClosed(code: .unauthorized, message: "no", unit: 0)
-            == .stop(.terminal(code: .unauthorized, message: "no")))
+        #expect(
+            machine.connectionClosed(code: .unauthorized, message: "no", unit: 0)
+                == .stop(.terminal(code: .unauthorized, message: "no"))
+        )
         #expect(machine.phase == .disconnected)
     }
 
     @Test func silenceBeyondTheIdleTimeoutMeansADeadPeer() {
         var (machine, _) = opened()
-        #expect(machine.heartbeatCheck(now: start.addingTimeInterval(10)) == .alive(checkAgainAt: start.addingTimeInterval(40)))
+        #expect(
+            machine.heartbeatCheck(now: start.addingTimeInterval(10))
+                == .alive(checkAgainAt: start.addingTimeInterval(40))
+        )
         machine.read(now: start.addingTimeInterval(30))
-        #expect(machine.heartbeatCheck(now: start.addingTimeInterval(40)) == .alive(checkAgainAt: start.addingTimeInterval(70)))
+        #expect(
+            machine.heartbeatCheck(now: start.addingTimeInterval(40))
+                == .alive(checkAgainAt: start.addingTimeInterval(70))
+        )
         #expect(machine.heartbeatCheck(now: start.addingTimeInterval(70)) == .dead(reason: "nothing read for 40 s"))
         #expect(machine.abandon(reason: "dead", unit: 0) == .wait(attempt: 1, delay: 0.5))
         #expect(machine.heartbeatCheck(now: start.addingTimeInterval(100)) == .notConnected)
@@ -139,7 +167,9 @@ struct ResumeSessionTests {
 
     @Test func streamEventsComeFromDecodedMessages() {
         #expect(ResumeSession.StreamEvent(.caughtUp(head: 7)) == .caughtUp(head: 7))
-        #expect(ResumeSession.StreamEvent(.snapshotEnd(revision: 2, digest: d2)) == .snapshotEnd(revision: 2, digest: d2))
+        #expect(
+            ResumeSession.StreamEvent(.snapshotEnd(revision: 2, digest: d2)) == .snapshotEnd(revision: 2, digest: d2)
+        )
         #expect(ResumeSession.StreamEvent(.ack(seq: 1, revision: 2, noop: false)) == nil)
     }
 }

@@ -36,7 +36,9 @@ struct SubscriberResumeTests {
         let lean = LoadSubscriber(index: 0, sampled: false, context: context)
         let sampled = LoadSubscriber(index: 1, sampled: true, context: context)
         let subscribers = [lean, sampled]
-        func all(_ condition: (SubscriberSnapshot) -> Bool) -> Bool { subscribers.allSatisfy { condition($0.snapshot()) } }
+        func all(_ condition: (SubscriberSnapshot) -> Bool) -> Bool {
+            subscribers.allSatisfy { condition($0.snapshot()) }
+        }
 
         var second: TestDaemon?
         do {
@@ -102,8 +104,11 @@ private func restartDaemon(path: String, port: Int) async throws -> TestDaemon {
     let deadline = ContinuousClock.now + .seconds(10)
     while true {
         do {
-            return try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path), configure: { $0.port = port })
-        } catch where ContinuousClock.now < deadline {
+            return try await TestDaemon.start(
+                storage: try SQLiteLeagueStorage(path: path),
+                configure: { $0.port = port }
+            )
+        } catch  where ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
     }

@@ -74,7 +74,12 @@ public struct ResumeSession: Hashable, Sendable {
         public init?(_ message: ServerMessage) {
             switch message {
             case .welcome(let welcome):
-                self = .welcome(epoch: welcome.epoch, head: welcome.head, headDigest: welcome.headDigest, mode: welcome.mode)
+                self = .welcome(
+                    epoch: welcome.epoch,
+                    head: welcome.head,
+                    headDigest: welcome.headDigest,
+                    mode: welcome.mode
+                )
             case .changeset(let changeset): self = .changeset(revision: changeset.revision, digest: changeset.digest)
             case .caughtUp(let head): self = .caughtUp(head: head)
             case .snapshotBegin(let begin): self = .snapshotBegin(revision: begin.revision)

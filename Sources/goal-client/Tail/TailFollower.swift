@@ -166,7 +166,11 @@ final class TailFollower: @unchecked Sendable {
             state.connection = nil
             state.generation += 1
             let message = state.serverError ?? reason
-            let action = state.machine.connectionClosed(code: code.map(CloseCode.init(rawValue:)), message: message, unit: 0)
+            let action = state.machine.connectionClosed(
+                code: code.map(CloseCode.init(rawValue:)),
+                message: message,
+                unit: 0
+            )
             execute(action, reason: "closed (\(code.map(String.init) ?? "no code")) \(message)")
         case .failed(let failure):
             state.connection = nil
