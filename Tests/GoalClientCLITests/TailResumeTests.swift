@@ -118,6 +118,68 @@ struct TailResumeTests {
             throw error
         }
     }
+
+    @Test("a silent peer (no message, no pong for the idle timeout) is abandoned with 4010 and tail resumes")
+    func aSilentPeerIsAbandoned() async throws {
+        let server = MuteServerTransport()
+        let follower = TailFollower(
+            transport: server,
+            token: "t",
+            serverName: "mute",
+            options: TailOptions(since: 7, allowSnapshot: false, json: true),
+            heartbeat: TailFollower.Heartbeat(pingInterval: 0.05, idleTimeout: 0.2),
+            output: { _ in }
+        )
+        let run = Task { await follower.run(seed: ReplicaState()) }
+        try await pollUntil("a second connection after the dead peer") { server.hellos.withLock { $0.count } >= 2 }
+        follower.stop()
+        _ = await run.value
+        #expect(server.closeCodes.withLock { $0.first } == CloseCode.heartbeatTimeout.rawValue)
+        #expect(server.hellos.withLock { $0.map(\.since) }.prefix(2) == [7, 7])
+        #expect(server.hellos.withLock { $0[1].epoch } == "mute-epoch")
+    }
+}
+
+/// A server that welcomes every hello live, then never sends anything and never answers pings.
+private final class MuteServerTransport: Transport {
+    let hellos = Mutex<[ClientMessage.Hello]>([])
+    let closeCodes = Mutex<[UInt16]>([])
+
+    func connect(events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+        DispatchQueue.global().async { events(.connected) }
+        return MuteConnection(server: self, events: events)
+    }
+}
+
+private final class MuteConnection: TransportConnection {
+    let server: MuteServerTransport
+    let events: @Sendable (TransportEvent) -> Void
+
+    init(server: MuteServerTransport, events: @escaping @Sendable (TransportEvent) -> Void) {
+        self.server = server
+        self.events = events
+    }
+
+    func send(_ message: [UInt8]) {
+        guard case .hello(let hello) = try? ClientMessage.decode(message) else { return }  // only hellos matter here
+        server.hellos.withLock { $0.append(hello) }
+        let welcome = ServerMessage.Welcome(
+            epoch: "mute-epoch",
+            head: hello.since ?? 0,
+            headDigest: .genesis,
+            mode: .live,
+            role: .viewer,
+            serverTime: Timestamp(millisecondsSince1970: 0)
+        )
+        let events = self.events
+        DispatchQueue.global().async { events(.message(ServerMessage.welcome(welcome).encoded())) }
+    }
+
+    func ping() {}
+
+    func close(code: UInt16) {
+        server.closeCodes.withLock { $0.append(code) }
+    }
 }
 
 /// Commits one new player through a raw session and waits for its ack.

@@ -16,12 +16,19 @@ final class TailFollower: @unchecked Sendable {
     /// tail's reconnect backoff: 1, 2, 4, 5, 5 … s, without jitter.
     static let backoff = BackoffPolicy(initial: 1, maximum: 5, multiplier: 2, jitter: 0)
 
+    /// How often tail pings and checks the peer, and how long a silent peer counts as alive (PROTOCOL.md: 40 s).
+    struct Heartbeat: Sendable {
+        var pingInterval: TimeInterval = 15
+        var idleTimeout = TimeInterval(WireProtocol.idleTimeoutSeconds)
+    }
+
     private let transport: any Transport
     private let token: String
     private let serverName: String
     private let options: TailOptions
     /// Where result lines go (standard output; tests collect them).
     private let output: @Sendable (String) -> Void
+    private let heartbeat: Heartbeat
     private let instance = ClientInstanceID.random()
     private let queue = DispatchQueue(label: "goal-client.tail")
     private let lock = NSLock()
@@ -31,7 +38,7 @@ final class TailFollower: @unchecked Sendable {
     private struct State {
         var names: [PlayerID: String] = [:]
         var matches: [MatchID: Match] = [:]
-        var machine = ResumeSession(policy: TailFollower.backoff)
+        var machine = ResumeSession()
         var connection: (any TransportConnection)?
         var generation = 0
         var everWelcomed = false
@@ -48,8 +55,10 @@ final class TailFollower: @unchecked Sendable {
         token: String,
         serverName: String,
         options: TailOptions,
+        heartbeat: Heartbeat = Heartbeat(),
         output: @escaping @Sendable (String) -> Void = { Console.out($0) }
     ) {
+        self.heartbeat = heartbeat
         self.transport = transport
         self.token = token
         self.serverName = serverName
@@ -66,7 +75,8 @@ final class TailFollower: @unchecked Sendable {
                 state.matches = seed.matches
                 state.machine = ResumeSession(
                     position: ResumeSession.Position(since: options.since ?? seed.revision),
-                    policy: Self.backoff
+                    policy: Self.backoff,
+                    idleTimeout: heartbeat.idleTimeout
                 )
                 state.finish = { continuation.resume(returning: $0) }
                 execute(state.machine.start())
@@ -145,8 +155,8 @@ final class TailFollower: @unchecked Sendable {
     }
 
     /// Closes the current connection on purpose (a gap, an unreadable message) and resumes after a backoff.
-    private func abandon(because reason: String) {
-        state.connection?.close(code: CloseCode.resync.rawValue)
+    private func abandon(because reason: String, code: CloseCode = .resync) {
+        state.connection?.close(code: code.rawValue)
         state.connection = nil
         state.generation += 1
         execute(state.machine.abandon(reason: reason, unit: 0), reason: reason)
@@ -158,10 +168,12 @@ final class TailFollower: @unchecked Sendable {
         case .connected:
             let hello = state.machine.connectionOpened(now: Date(), token: token, instance: instance, stream: .all)
             state.connection?.send(ClientMessage.hello(hello).encoded())
+            armHeartbeat(generation: generation)
         case .message(let bytes):
+            state.machine.read(now: Date())
             receive(bytes)
         case .pong:
-            break
+            state.machine.read(now: Date())
         case .closed(let code, let reason):
             state.connection = nil
             state.generation += 1
@@ -180,6 +192,27 @@ final class TailFollower: @unchecked Sendable {
                 return
             }
             execute(state.machine.connectionFailed(failure, unit: 0), reason: failure.message)
+        }
+    }
+
+    /// Every `heartbeat.pingInterval`: asks the shared machine whether the peer is dead (nothing read for the idle
+    /// timeout: abandon with 4010 and resume), else pings, so that an idle stream still reads pongs.
+    private func armHeartbeat(generation: Int) {
+        queue.asyncAfter(deadline: .now() + heartbeat.pingInterval) { [weak self] in
+            self?.locked {
+                guard let self, generation == self.state.generation, let connection = self.state.connection else {
+                    return
+                }
+                switch self.state.machine.heartbeatCheck(now: Date()) {
+                case .dead(let reason):
+                    self.abandon(because: reason, code: .heartbeatTimeout)
+                case .alive:
+                    connection.ping()
+                    self.armHeartbeat(generation: generation)
+                case .notConnected:
+                    break
+                }
+            }
         }
     }
 
