@@ -69,7 +69,8 @@ final class LoadSubscriber: Sendable {
             self.handle(event, generation: generation)
         }
         connection.send(hello)
-        state.withLock { $0.connection = connection }
+        // Unless the connection already failed (its events may come before `open` returns).
+        state.withLock { s in if s.generation == generation { s.connection = connection } }
     }
 
     /// Closes the connection on purpose (churn, catchup, end of run); no reconnect follows.
@@ -150,15 +151,16 @@ final class LoadSubscriber: Sendable {
             s.connection = nil
             let action =
                 if let failure {
-                    s.machine.connectionFailed(failure, unit: unit)
+                    // Every failure is retried while the run goes on, TLS ones too (a handshake cut under load).
+                    s.machine.abandon(reason: failure.message, unit: unit)
                 } else {
                     s.machine.connectionClosed(code: code.map(CloseCode.init(rawValue:)), message: "", unit: unit)
                 }
             return (old, action)
         }
-        guard let (connection, action) = outcome, let connection else { return }
-        connection.close(code: 1000)
+        guard let (connection, action) = outcome else { return }
+        connection?.close(code: 1000)
         guard context.isRunning else { return }
-        execute(action, on: connection.eventLoop)
+        execute(action, on: connection?.eventLoop ?? context.group.any())
     }
 }

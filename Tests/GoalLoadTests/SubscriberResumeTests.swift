@@ -40,18 +40,29 @@ struct SubscriberResumeTests {
             subscribers.allSatisfy { condition($0.snapshot()) }
         }
 
+        func describe() -> String {
+            subscribers.map { subscriber in
+                let s = subscriber.snapshot()
+                return "r\(s.revision) \(s.phase) deliveries \(s.deliveries) reconnects \(s.reconnects) "
+                    + "failed \(s.failedAttempts) problems \(s.problems)"
+            }
+            .joined(separator: "; ")
+        }
+
         var second: TestDaemon?
         do {
             for subscriber in subscribers { subscriber.connect() }
             try await addPlayer("Ada", to: first)
             try await addPlayer("Bo", to: first)
-            try await pollUntil("r2 at both subscribers") { all { $0.revision == 2 && $0.deliveries == 2 } }
+            try await pollUntil("r2 at both subscribers", detail: describe) {
+                all { $0.revision == 2 && $0.deliveries == 2 }
+            }
             let digest = lean.snapshot().digest
 
             await first.stop()
             second = try await restartDaemon(path: path, port: port)
             try await addPlayer("Cy", to: second!)
-            try await pollUntil("r3 at both subscribers") { all { $0.revision == 3 } }
+            try await pollUntil("r3 at both subscribers", detail: describe) { all { $0.revision == 3 } }
             for subscriber in subscribers {
                 let snapshot = subscriber.snapshot()
                 #expect(snapshot.deliveries == 3, "every changeset once, none replaced by a snapshot")
@@ -87,11 +98,15 @@ private func addPlayer(_ name: String, to daemon: TestDaemon) async throws {
 }
 
 /// Polls `condition` until it holds (20 s at most: a limit for a hung test, not a timing assertion).
-private func pollUntil(_ what: String, _ condition: () -> Bool) async throws {
+private func pollUntil(
+    _ what: String,
+    detail: () -> String = { "" },
+    _ condition: () -> Bool
+) async throws {
     let deadline = ContinuousClock.now + .seconds(20)
     while !condition() {
         guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting for \(what)")
+            Issue.record("timed out waiting for \(what): \(detail())")
             throw CancellationError()
         }
         try await Task.sleep(for: .milliseconds(10))

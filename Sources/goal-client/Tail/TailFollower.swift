@@ -187,11 +187,13 @@ final class TailFollower: @unchecked Sendable {
         case .failed(let failure):
             state.connection = nil
             state.generation += 1
-            guard state.everWelcomed, failure.kind != .tls else {
+            // Before the first welcome any failure is fatal (wrong address, untrusted certificate). After it the
+            // server was reachable and trusted, so even a TLS failure (a handshake cut by a restart) is retried.
+            guard state.everWelcomed else {
                 finish(.failure(cannotConnect(failure.message)))
                 return
             }
-            execute(state.machine.connectionFailed(failure, unit: 0), reason: failure.message)
+            execute(state.machine.abandon(reason: failure.message, unit: 0), reason: failure.message)
         }
     }
 
