@@ -223,7 +223,8 @@ let package = Package(
         .testTarget(
             name: "GoalLoadTests",
             dependencies: [
-                "goal-load", "GoalTestSupport", "GoalTransport", "GoalClient", "GoalWire", "GoalModel",
+                "goal-load", "GoalTestSupport", "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalServer",
+                "GoalStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

@@ -2,6 +2,7 @@ import GoalClient
 import GoalModel
 import GoalTransport
 import NIOCore
+import NIOPosix
 import Synchronization
 
 /// What every connection of one run shares: the transport, the token, the writers' send-time tables, the latency
@@ -14,6 +15,8 @@ final class LoadContext: Sendable {
     let sendTimes: SendTimeDirectory
     let latency: LatencyRecorder
     let addresses: SourceAddresses
+    /// The event loops the transport's connections run on (reconnect timers run there too).
+    let group: any EventLoopGroup
     /// False once the run is shutting down: closed connections no longer reconnect.
     let running = Atomic<Bool>(true)
 
@@ -22,8 +25,10 @@ final class LoadContext: Sendable {
         token: String,
         sendTimes: SendTimeDirectory,
         latency: LatencyRecorder,
-        addresses: SourceAddresses
+        addresses: SourceAddresses,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
+        self.group = group
         self.transport = transport
         self.token = token
         self.sendTimes = sendTimes

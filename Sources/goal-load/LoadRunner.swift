@@ -74,7 +74,8 @@ struct LoadRunner: Sendable {
             addresses: SourceAddresses(
                 endpoint: configuration.endpoint,
                 perAddress: configuration.connectionsPerAddress
-            )
+            ),
+            group: group
         )
         let plan = try await setUp(context: context, tag: tag, slot: shape.subscribers + shape.writers)
         let sampledEvery = shape.sampled > 0 ? max(1, shape.subscribers / shape.sampled) : Int.max

@@ -17,18 +17,19 @@ extension LoadSubscriber {
             return (header, sent)
         }
         if let (header, sent) = peeked {
-            switch s.check.observe(header.revision) {
-            case .next:
-                s.digest = header.digest
+            switch s.machine.receive(.changeset(revision: header.revision, digest: header.digest)) {
+            case .deliver:
                 s.deliveries += 1
                 if let sent, now > sent { context.latency.record(nanoseconds: now - sent, shard: index) }
                 return false
             case .duplicate:
-                s.note("duplicate revision \(header.revision) after \(s.check.revision)")
+                s.note("duplicate revision \(header.revision) after \(s.revision)")
                 return false
-            case .gap(let missing):
-                s.note("gap: \(missing) revisions missing before \(header.revision)")
+            case .resync(let reason):
+                s.note(reason)
                 return true
+            case .welcomed, .caughtUp, .snapshotStarted, .snapshotComplete, .ignore:
+                return false
             }
         }
         if bytes.starts(with: Self.chunkPrefix) { return false }
@@ -39,22 +40,23 @@ extension LoadSubscriber {
             s.note("undecodable message: \(error)")
             return true
         }
-        switch message {
-        case .welcome(let welcome):
-            welcomed(welcome, now: now, &s)
-            s.epoch = welcome.epoch
+        if case .error(let code, let text) = message { serverError(code, text, &s) }
+        guard let event = ResumeSession.StreamEvent(message) else { return false }
+        switch s.machine.receive(event) {
+        case .welcomed(_, let live, _):
+            welcomed(live: live, now: now, &s)
         case .caughtUp:
             s.caughtUpAt = now
-        case .snapshotBegin:
+        case .snapshotStarted:
             s.inSnapshot = true
-        case .snapshotEnd(let revision, let digest):
+        case .snapshotComplete:
             s.inSnapshot = false
-            s.check.reset(to: revision)
-            s.digest = digest
+            s.snapshots += 1
             s.caughtUpAt = now
-        case .error(let code, let text):
-            serverError(code, text, &s)
-        default:
+        case .resync(let reason):
+            s.note(reason)
+            return true
+        case .deliver, .duplicate, .ignore:
             break
         }
         return false
@@ -72,34 +74,26 @@ extension LoadSubscriber {
             s.note("undecodable message: \(error)")
             return true
         }
-        if var assembler = s.assembler {
-            do {
-                if let snapshot = try assembler.receive(message) {
-                    s.replica?.replace(with: snapshot)
-                    s.assembler = nil
-                    s.caughtUpAt = now
-                } else {
-                    s.assembler = assembler
-                }
-            } catch {
-                s.note("\(error)")
-                s.assembler = nil
-                return true
-            }
-            return false
+        if case .error(let code, let text) = message { serverError(code, text, &s) }
+        if case .snapshotChunk = message {
+            return collect(message, &s)
         }
-        switch message {
-        case .welcome(let welcome):
-            welcomed(welcome, now: now, &s)
-            s.replica?.adopt(epoch: welcome.epoch)
-        case .changeset(let changeset):
+        guard let event = ResumeSession.StreamEvent(message) else { return false }
+        if case .snapshotEnd = message, collect(message, &s) { return true }
+        let before = s.machine.position
+        switch s.machine.receive(event) {
+        case .welcomed(_, let live, _):
+            welcomed(live: live, now: now, &s)
+            if case .welcome(let welcome) = message {
+                s.replica?.adopt(epoch: welcome.epoch)
+            }
+        case .deliver:
+            guard case .changeset(let changeset) = message else { return false }
             do {
-                guard try s.replica?.apply(changeset) == true else {
-                    s.note("duplicate revision \(changeset.revision)")
-                    return false
-                }
+                try s.replica?.apply(changeset)
             } catch {
                 s.note("\(error)")
+                s.machine.rewind(to: before)
                 return true
             }
             s.deliveries += 1
@@ -108,14 +102,42 @@ extension LoadSubscriber {
                 let sent = name.withUTF8 { context.sendTimes.sentAt(instance: $0, seq: id.seq) }
                 if let sent, now > sent { context.latency.record(nanoseconds: now - sent, shard: index) }
             }
+        case .duplicate:
+            if case .changeset(let changeset) = message { s.note("duplicate revision \(changeset.revision)") }
         case .caughtUp:
             s.caughtUpAt = now
-        case .snapshotBegin(let begin):
-            s.assembler = SnapshotAssembler(begin)
-        case .error(let code, let text):
-            serverError(code, text, &s)
-        default:
+        case .snapshotStarted:
+            if case .snapshotBegin(let begin) = message { s.assembler = SnapshotAssembler(begin) }
+        case .snapshotComplete:
+            s.snapshots += 1
+            s.caughtUpAt = now
+        case .resync(let reason):
+            s.note(reason)
+            return true
+        case .ignore:
             break
+        }
+        return false
+    }
+
+    /// Adds a snapshot chunk or end to the snapshot being assembled; its end replaces the replica.
+    /// - Returns: true when the snapshot is broken and the subscriber must resume.
+    private func collect(_ message: ServerMessage, _ s: inout SubscriberState) -> Bool {
+        guard var assembler = s.assembler else {
+            s.note("\(message.type) arrived outside a snapshot")
+            return true
+        }
+        do {
+            if let snapshot = try assembler.receive(message) {
+                s.replica?.replace(with: snapshot)
+                s.assembler = nil
+            } else {
+                s.assembler = assembler
+            }
+        } catch {
+            s.note("\(error)")
+            s.assembler = nil
+            return true
         }
         return false
     }
@@ -130,9 +152,9 @@ extension LoadSubscriber {
         }
     }
 
-    private func welcomed(_ welcome: ServerMessage.Welcome, now: UInt64, _ s: inout SubscriberState) {
+    private func welcomed(live: Bool, now: UInt64, _ s: inout SubscriberState) {
         s.phase = .live
         s.everConnected = true
-        if welcome.mode == .live { s.caughtUpAt = now }
+        if live { s.caughtUpAt = now }
     }
 }

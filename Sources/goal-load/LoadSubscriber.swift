@@ -1,3 +1,4 @@
+import Foundation
 import GoalClient
 import GoalModel
 import GoalTransport
@@ -24,31 +25,52 @@ final class LoadSubscriber: Sendable {
         if sampled { state.withLock { $0.replica = ReplicaState() } }
     }
 
-    /// Opens a connection and sends hello, resuming from the current revision if there is one.
+    /// Starts the subscriber (again, after `disconnect`): opens a connection whose hello resumes from the current
+    /// revision if there is one.
     func connect() {
+        let action = state.withLock { $0.machine.start() }
+        execute(action)
+    }
+
+    /// Carries out one action of the shared resume machine.
+    private func execute(_ action: ReconnectMachine.Action, on eventLoop: (any EventLoop)? = nil) {
+        switch action {
+        case .connect:
+            open()
+        case .wait(_, let delay):
+            guard context.isRunning, let eventLoop else { return }
+            let generation = state.withLock { $0.generation }
+            eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1_000_000_000))) { [self] in
+                guard self.context.isRunning else { return }
+                let action = self.state.withLock { s -> ReconnectMachine.Action in
+                    guard s.generation == generation else { return .none }
+                    return s.machine.retryTimerFired()
+                }
+                self.execute(action)
+            }
+        case .stop, .none:
+            break
+        }
+    }
+
+    /// Opens one connection and sends hello at once (the transport queues it until the upgrade completes).
+    private func open() {
         let (generation, hello) = state.withLock { s -> (Int, [UInt8]) in
             s.generation += 1
             s.phase = .connecting
             s.caughtUpAt = nil
+            s.inSnapshot = false
+            s.assembler = nil
             s.helloSentAt = MonotonicClock.nanoseconds()
-            let since = s.revision
-            let message = ClientMessage.hello(
-                ClientMessage.Hello(
-                    token: context.token,
-                    clientInstance: s.instance,
-                    since: since > 0 ? since : nil,
-                    epoch: since > 0 ? (s.replica?.epoch ?? s.epoch) : nil,
-                    digest: since > 0 ? s.currentDigest : nil,
-                    stream: .all
-                )
-            )
-            return (s.generation, message.encoded())
+            let hello = s.machine.connectionOpened(now: Date(), token: context.token, instance: s.instance)
+            return (s.generation, ClientMessage.hello(hello).encoded())
         }
         let connection = context.open(slot: index) { [self] event in
             self.handle(event, generation: generation)
         }
         connection.send(hello)
-        state.withLock { $0.connection = connection }
+        // Unless the connection already failed (its events may come before `open` returns).
+        state.withLock { s in if s.generation == generation { s.connection = connection } }
     }
 
     /// Closes the connection on purpose (churn, catchup, end of run); no reconnect follows.
@@ -56,6 +78,7 @@ final class LoadSubscriber: Sendable {
         let connection = state.withLock { s -> WebSocketConnection? in
             s.generation += 1
             s.phase = .idle
+            _ = s.machine.stop()
             defer { s.connection = nil }
             return s.connection
         }
@@ -78,7 +101,8 @@ final class LoadSubscriber: Sendable {
                 problems: s.problems,
                 problemCount: s.problemCount,
                 replica: s.replica,
-                catchUpSeconds: s.caughtUpAt.map { MonotonicClock.seconds(from: s.helloSentAt, to: $0) }
+                catchUpSeconds: s.caughtUpAt.map { MonotonicClock.seconds(from: s.helloSentAt, to: $0) },
+                snapshots: s.snapshots
             )
         }
     }
@@ -94,44 +118,49 @@ final class LoadSubscriber: Sendable {
                 s.bytes += bytes.count
                 return sampled ? receiveDecoded(bytes, now: now, &s) : receiveLean(bytes, now: now, &s)
             }
-            if restart { reconnectSoon(after: generation, counted: true) }
+            if restart { lost(generation: generation, counted: true, code: CloseCode.resync.rawValue) }
         case .closed(let code, let reason):
             let current = state.withLock { s -> Bool in
                 guard s.generation == generation else { return false }
-                if code.map({ $0 >= 4400 }) == true { s.note("closed with terminal code \(code!): \(reason)") }
-                s.phase = .down
+                if let code, CloseCode(rawValue: code).isTerminal {
+                    s.note("closed with terminal code \(code): \(reason)")
+                }
                 return true
             }
-            if current { reconnectSoon(after: generation, counted: true) }
+            if current { lost(generation: generation, counted: true, code: code) }
         case .failed(let failure):
             let current = state.withLock { s -> Bool in
                 guard s.generation == generation else { return false }
                 s.failedAttempts += 1
-                s.phase = .down
                 return true
             }
-            _ = failure
-            if current { reconnectSoon(after: generation, counted: false) }
+            if current { lost(generation: generation, counted: false, failure: failure) }
         }
     }
 
-    /// Reconnects after a short pause unless the run is over or the connection was replaced meanwhile.
-    private func reconnectSoon(after generation: Int, counted: Bool) {
-        guard context.isRunning else { return }
-        let connection = state.withLock { s -> WebSocketConnection? in
+    /// The connection ended or broke: the shared machine decides whether and when to resume (after a short pause,
+    /// unless the run is over, the code was terminal or the connection was replaced meanwhile).
+    private func lost(generation: Int, counted: Bool, code: UInt16? = nil, failure: TransportFailure? = nil) {
+        let unit = Double(index % 200) / 200
+        let outcome = state.withLock { s -> (WebSocketConnection?, ReconnectMachine.Action)? in
             guard s.generation == generation else { return nil }
             if counted { s.reconnects += 1 }
             s.generation += 1
+            s.phase = .down
             let old = s.connection
             s.connection = nil
-            return old
+            let action =
+                if let failure {
+                    // Every failure is retried while the run goes on, TLS ones too (a handshake cut under load).
+                    s.machine.abandon(reason: failure.message, unit: unit)
+                } else {
+                    s.machine.connectionClosed(code: code.map(CloseCode.init(rawValue:)), message: "", unit: unit)
+                }
+            return (old, action)
         }
-        guard let connection else { return }
-        connection.close(code: 1000)
-        let delay = TimeAmount.milliseconds(100 + Int64(index % 200))
-        connection.eventLoop.scheduleTask(in: delay) { [self] in
-            guard self.context.isRunning else { return }
-            self.connect()
-        }
+        guard let (connection, action) = outcome else { return }
+        connection?.close(code: 1000)
+        guard context.isRunning else { return }
+        execute(action, on: connection?.eventLoop ?? context.group.any())
     }
 }

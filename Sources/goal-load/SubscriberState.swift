@@ -24,9 +24,9 @@ struct SubscriberState: Sendable {
     /// Counts connections; events of an older one are ignored.
     var generation = 0
     var instance = ClientInstanceID.random()
-    var check = SequenceCheck()
-    var digest = Digest.genesis
-    var epoch: String?
+    /// The shared resume rules: the position (revision, epoch, digest) every hello resumes from, the order
+    /// changesets must follow, and the reconnect backoff.
+    var machine = ResumeSession(policy: SubscriberState.backoff)
     /// Lean subscribers skip snapshot chunks between snapshot_begin and snapshot_end.
     var inSnapshot = false
     /// Sampled subscribers only: the full replica and the snapshot being assembled.
@@ -41,14 +41,20 @@ struct SubscriberState: Sendable {
     var bytes = 0
     var reconnects = 0
     var failedAttempts = 0
+    /// Snapshots received (a resume the server could not serve from its log).
+    var snapshots = 0
     /// Reconnect-class server errors (slow consumer 4008, overloaded, shutting down) received.
     var sheddings = 0
     /// Protocol violations seen (gaps, duplicates, digest breaks, server errors), at most a few kept.
     var problems: [String] = []
     var problemCount = 0
 
-    var revision: UInt64 { replica?.revision ?? check.revision }
-    var currentDigest: Digest { replica?.digest ?? digest }
+    var revision: UInt64 { machine.position.since ?? 0 }
+    var currentDigest: Digest { machine.position.digest ?? .genesis }
+
+    /// A dropped subscriber reconnects after a fixed pause spread over 0.1–0.3 s by its index (no growth): the
+    /// unit passed with each loss is `index % 200 / 200`, and jitter removes up to two thirds of 0.3 s.
+    static let backoff = BackoffPolicy(initial: 0.3, maximum: 0.3, multiplier: 1, jitter: 2.0 / 3)
 
     mutating func note(_ problem: String) {
         problemCount += 1
@@ -71,4 +77,6 @@ struct SubscriberSnapshot: Sendable {
     var problemCount: Int
     var replica: ReplicaState?
     var catchUpSeconds: Double?
+    /// Snapshots received.
+    var snapshots = 0
 }

@@ -220,3 +220,23 @@ struct ClientSyncTests {
         #expect(h.statuses.last == .reconnecting(attempt: 1, delay: 0.5))
     }
 }
+
+@Suite("GoalClient drives the shared ResumeSession")
+struct ClientResumeSessionTests {
+    @Test func aBacklogOfAnotherEpochIsNeverSplicedOntoTheReplica() {
+        var script = LeagueScript()
+        let first = script.player("Ada")
+        let h = ClientHarness()
+        h.start()
+        h.connect(mode: .live, head: 0)
+        h.deliver(.changeset(first))
+        #expect(h.client.replica.value.revision == 1)
+        h.deliver(.closed(code: CloseCode.goingAway.rawValue, reason: ""))
+        h.scheduler.advance(by: 0.5)
+        // The server of another database offers a backlog from r1 (it should have sent a snapshot).
+        h.connect(mode: .backlog, head: 2, epoch: "other-epoch")
+        #expect(h.transport.last.closeCodes == [CloseCode.resync.rawValue])
+        #expect(h.client.replica.value.revision == 1)
+        #expect(h.client.replica.value.epoch == "test-epoch")
+    }
+}

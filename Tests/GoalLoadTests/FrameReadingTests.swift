@@ -55,17 +55,4 @@ struct FrameReadingTests {
         #expect(lookup("load-zz99-w11", 4) == nil)
         #expect(lookup("load-ab12-w1x", 4) == nil)
     }
-
-    @Test func sequenceCheckFindsDuplicatesAndGaps() {
-        var check = SequenceCheck(revision: 10)
-        #expect(check.observe(11) == .next)
-        #expect(check.observe(11) == .duplicate)
-        #expect(check.observe(9) == .duplicate)
-        #expect(check.observe(15) == .gap(missing: 3))
-        #expect(check.revision == 11)
-        #expect(check.duplicates == 2)
-        #expect(check.gaps == 1)
-        check.reset(to: 20)
-        #expect(check.observe(21) == .next)
-    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+import GoalClient
 import GoalModel
 import GoalTransport
 import GoalWire
@@ -40,10 +42,24 @@ struct SubscriberMessageTests {
         let second = frame(revision: 2, previous: first.digest)
         let fourth = frame(revision: 4, previous: second.digest)
         subscriber.context.sendTimes.times(writer: 0).record(seq: 2, at: 1_000)
+        let welcome = ServerMessage.welcome(
+            ServerMessage.Welcome(
+                epoch: "e1",
+                head: 0,
+                headDigest: .genesis,
+                mode: .live,
+                role: .viewer,
+                serverTime: Timestamp(millisecondsSince1970: 1)
+            )
+        )
         let results = subscriber.state.withLock { s in
-            [first, second, second, fourth].map { subscriber.receiveLean($0.bytes, now: 2_000_000, &s) }
+            // The shared resume machine reads changesets only after a hello and its welcome.
+            _ = s.machine.start()
+            _ = s.machine.connectionOpened(now: Date(), token: "t", instance: s.instance)
+            return [welcome.encoded()] + [first, second, second, fourth].map(\.bytes)
         }
-        #expect(results == [false, false, false, true])
+        .map { bytes in subscriber.state.withLock { subscriber.receiveLean(bytes, now: 2_000_000, &$0) } }
+        #expect(results == [false, false, false, false, true])
         let snapshot = subscriber.snapshot()
         #expect(snapshot.revision == 2)
         #expect(snapshot.digest == second.digest)

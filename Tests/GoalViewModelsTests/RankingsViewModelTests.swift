@@ -1,4 +1,4 @@
-import GoalClient
+@_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
 import GoalTestSupport

@@ -48,14 +48,13 @@ extension GoalClient {
         guard generation == state.generation, state.connection != nil else { return }
         switch event {
         case .connected:
-            state.lastRead = now
             sendHello()
             startHeartbeat()
         case .message(let bytes):
-            state.lastRead = now
+            state.machine.read(now: now)
             receive(bytes)
         case .pong:
-            state.lastRead = now
+            state.machine.read(now: now)
             receivedPong()
         case .closed(let code, let reason):
             let closeCode = code.map(CloseCode.init(rawValue:)) ?? state.serverError?.code.closeCode
@@ -70,13 +69,10 @@ extension GoalClient {
     }
 
     private func sendHello() {
-        let replica = state.replica
-        let hello = ClientMessage.Hello(
+        let hello = state.machine.connectionOpened(
+            now: now,
             token: configuration.token,
-            clientInstance: clientInstance,
-            since: replica.hasSynced ? replica.revision : nil,
-            epoch: replica.epoch,
-            digest: replica.hasSynced ? replica.digest : nil,
+            instance: clientInstance,
             stream: configuration.stream
         )
         state.connection?.send(ClientMessage.hello(hello).encoded())
@@ -91,7 +87,7 @@ extension GoalClient {
         )
         state.connection?.close(code: code.rawValue)
         tearDownConnection()
-        execute(state.machine.connectionClosed(code: nil, message: reason, unit: jitter.nextUnit()))
+        execute(state.machine.abandon(reason: reason, unit: jitter.nextUnit()))
     }
 
     /// Forgets the current connection: later events of it are ignored, timers stop, sent mutations are marked

@@ -39,17 +39,16 @@ extension GoalClient {
 
     private func armDeadPeerTimer() {
         let generation = state.generation
-        let deadline = state.lastRead.addingTimeInterval(configuration.idleTimeout)
+        let deadline = state.machine.lastRead.addingTimeInterval(configuration.idleTimeout)
         state.deadPeerTimer.inner = onScheduler(at: deadline) { client in
             guard generation == client.state.generation, client.state.connection != nil else { return }
-            let due = client.state.lastRead.addingTimeInterval(client.configuration.idleTimeout)
-            if client.now >= due {
-                client.abandonConnection(
-                    code: .heartbeatTimeout,
-                    reason: "nothing read for \(Int(client.configuration.idleTimeout)) s"
-                )
-            } else {
+            switch client.state.machine.heartbeatCheck(now: client.now) {
+            case .dead(let reason):
+                client.abandonConnection(code: .heartbeatTimeout, reason: reason)
+            case .alive:
                 client.armDeadPeerTimer()
+            case .notConnected:
+                break
             }
         }
     }

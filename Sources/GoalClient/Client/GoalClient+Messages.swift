@@ -22,14 +22,13 @@ extension GoalClient {
         var replica = state.replica
         state.session = SyncSession()
         state.replica = ReplicaState()
-        let outcome = session.receive(message, replica: &replica)
+        let outcome = session.receive(message, machine: &state.machine, replica: &replica)
         state.session = session
         state.replica = replica
         switch outcome {
         case .none:
             break
         case .welcomed(let welcome, let live):
-            state.machine.authenticated()
             roleStorage.value = welcome.role
             // Publish the first epoch at once; a replica emptied by an epoch change stays visible until the
             // snapshot that follows replaces it.
@@ -40,7 +39,7 @@ extension GoalClient {
             flushOutbox()
         case .applied(let changeset):
             state.unpublished.append(changeset)
-            if !state.session.isInBacklog || state.unpublished.count >= configuration.backlogBatch {
+            if !state.machine.isInBacklog || state.unpublished.count >= configuration.backlogBatch {
                 publishApplied()
             }
         case .replaced(let revision):

@@ -7,7 +7,7 @@ import Logging
 /// The outbox: queueing, sending, pacing and answering mutations. Runs on the scheduler only.
 extension GoalClient {
     func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
-        if case .stopped(let reason) = state.machine.state {
+        if case .stopped(let reason) = state.machine.reconnect.state {
             ticket.resolve(.failure(MutationError(.stopped(reason, wasSent: false), id: mutation.id)))
             return
         }
@@ -18,7 +18,7 @@ extension GoalClient {
 
     /// Sends every unsent mutation in seq order, unless not authenticated or paused.
     func flushOutbox() {
-        guard state.session.isAuthenticated, let connection = state.connection else { return }
+        guard state.machine.isAuthenticated, let connection = state.connection else { return }
         let batch = state.outbox.takeUnsent(now: now)
         for mutation in batch {
             connection.send(ClientMessage.mutate(ClientMessage.Mutate(mutation)).encoded())

@@ -56,14 +56,15 @@ public final class GoalClient: @unchecked Sendable {
 
     /// Everything that changes, in one place.
     struct State {
-        var machine: ReconnectMachine
+        /// The shared connection-and-resume rules: backoff, the position the next hello resumes from, the
+        /// stream's phase and the dead-peer deadline.
+        var machine: ResumeSession
         var replica: ReplicaState
         var outbox = Outbox()
         var session = SyncSession()
         var connection: (any TransportConnection)?
         /// Bumped for every connection; events of an older connection are ignored.
         var generation: UInt64 = 0
-        var lastRead: Date = .distantPast
         var pingSentAt: Date?
         var roundTrip: TimeInterval?
         /// The last `error` message of this connection: its close code and text explain the close that follows.
@@ -100,7 +101,14 @@ public final class GoalClient: @unchecked Sendable {
         self.minter = minter
         self.jitter = jitter
         self.logger = logger
-        state = State(machine: ReconnectMachine(policy: configuration.backoff), replica: replica)
+        state = State(
+            machine: ResumeSession(
+                position: ResumeSession.Position(resumingFrom: replica),
+                policy: configuration.backoff,
+                idleTimeout: configuration.idleTimeout
+            ),
+            replica: replica
+        )
         replicaStorage = MutableProperty(replica)
         self.replica = Property(capturing: replicaStorage)
         status = Property(capturing: statusStorage)
@@ -143,7 +151,7 @@ public final class GoalClient: @unchecked Sendable {
     public func refresh() -> SignalProducer<Revision, StoreError> {
         SignalProducer { observer, lifetime in
             self.onScheduler { client in
-                if case .idle = client.state.machine.state {
+                if case .idle = client.state.machine.reconnect.state {
                     client.execute(client.state.machine.start())
                 } else {
                     client.execute(client.state.machine.reconnectNow())

@@ -4,16 +4,12 @@ import GoalWire
 /// How one connection's inbound stream is read: `welcome`, then a backlog (changesets, `caught_up`) or a snapshot
 /// (`snapshot_begin`, chunks, `snapshot_end`), then live changesets; answers to mutations may arrive at any time.
 ///
-/// A pure state machine over the replica it is handed: it applies changesets and snapshots and tells the client
-/// what happened. Value type, owned by one connection of one `GoalClient`, changed on its serial scheduler.
+/// The order rules (what may follow what, duplicates, gaps, epoch changes) are the shared `ResumeSession`'s; this
+/// type applies what it delivers to the replica, assembles snapshots and tells the client what happened. Value
+/// type, owned by one connection of one `GoalClient`, changed on its serial scheduler.
 struct SyncSession {
-    enum Phase {
-        case awaitingWelcome
-        case backlog
-        case awaitingSnapshot
-        case snapshot(SnapshotAssembler)
-        case live
-    }
+    /// The snapshot being assembled, between `snapshot_begin` and `snapshot_end`.
+    private var assembler: SnapshotAssembler?
 
     /// What a message meant, for the client to act on.
     enum Outcome: Equatable {
@@ -35,67 +31,25 @@ struct SyncSession {
         case serverError(WireErrorCode, String)
     }
 
-    private(set) var phase: Phase = .awaitingWelcome
-
-    /// True while a backlog is being read (before `caught_up`).
-    var isInBacklog: Bool {
-        if case .backlog = phase { return true }
-        return false
-    }
-
-    /// True once `welcome` arrived (mutations may be sent).
-    var isAuthenticated: Bool {
-        if case .awaitingWelcome = phase { return false }
-        return true
-    }
-
-    /// Reads one message.
-    mutating func receive(_ message: ServerMessage, replica: inout ReplicaState) -> Outcome {
+    /// Reads one message: the shared machine judges its place in the stream, the replica takes its contents.
+    mutating func receive(
+        _ message: ServerMessage,
+        machine: inout ResumeSession,
+        replica: inout ReplicaState
+    ) -> Outcome {
         switch message {
-        case .welcome(let welcome):
-            guard case .awaitingWelcome = phase else { return .resync("a second welcome arrived") }
-            replica.adopt(epoch: welcome.epoch)
-            switch welcome.mode {
-            case .backlog: phase = .backlog
-            case .snapshot: phase = .awaitingSnapshot
-            case .live: phase = .live
-            }
-            return .welcomed(welcome, live: welcome.mode == .live)
-        case .changeset(let changeset):
-            switch phase {
-            case .backlog, .live:
-                do {
-                    return try replica.apply(changeset) ? .applied(changeset) : .none
-                } catch {
-                    return .resync(error.description)
-                }
-            case .awaitingWelcome, .awaitingSnapshot, .snapshot:
-                return .resync("a changeset arrived before the stream was ready for it")
-            }
-        case .caughtUp(let head):
-            guard case .backlog = phase else { return .none }
-            guard replica.revision >= head else {
-                return .resync("caught_up at \(head) but the replica holds \(replica.revision)")
-            }
-            phase = .live
-            return .caughtUp
-        case .snapshotBegin(let begin):
-            guard isAuthenticated else { return .resync("a snapshot arrived before welcome") }
-            phase = .snapshot(SnapshotAssembler(begin))
-            return .none
         case .snapshotChunk, .snapshotEnd:
-            guard case .snapshot(var assembler) = phase else {
-                return .resync("\(message.type) arrived outside a snapshot")
-            }
+            // The snapshot's contents first; the machine moves the position only once they are complete.
+            guard var current = assembler else { return .resync("\(message.type) arrived outside a snapshot") }
             do {
-                guard let snapshot = try assembler.receive(message) else {
-                    phase = .snapshot(assembler)
+                guard let snapshot = try current.receive(message) else {
+                    assembler = current
                     return .none
                 }
+                assembler = nil
                 replica.replace(with: snapshot)
-                phase = .live
-                return .replaced(revision: snapshot.revision)
             } catch {
+                assembler = nil
                 return .resync(error.description)
             }
         case .ack(let seq, let revision, let noop):
@@ -108,6 +62,35 @@ struct SyncSession {
             return .paced(seq: seq, milliseconds: milliseconds)
         case .error(let code, let text):
             return .serverError(code, text)
+        case .welcome, .changeset, .caughtUp, .snapshotBegin, .snapshotEnd:
+            break
+        }
+        guard let event = ResumeSession.StreamEvent(message) else { return .none }
+        let before = machine.position
+        switch machine.receive(event) {
+        case .welcomed(_, let live, _):
+            guard case .welcome(let welcome) = message else { return .none }
+            replica.adopt(epoch: welcome.epoch)
+            return .welcomed(welcome, live: live)
+        case .deliver:
+            guard case .changeset(let changeset) = message else { return .none }
+            do {
+                return try replica.apply(changeset) ? .applied(changeset) : .none
+            } catch {
+                machine.rewind(to: before)
+                return .resync(error.description)
+            }
+        case .duplicate, .ignore:
+            return .none
+        case .caughtUp:
+            return .caughtUp
+        case .snapshotStarted:
+            if case .snapshotBegin(let begin) = message { assembler = SnapshotAssembler(begin) }
+            return .none
+        case .snapshotComplete(let revision):
+            return .replaced(revision: revision)
+        case .resync(let reason):
+            return .resync(reason)
         }
     }
 }

@@ -7,8 +7,9 @@ import Logging
 /// stores over one league behave like two clients of one server — each sees the other's commits as changesets,
 /// and edits from stale bases really conflict (GoalModel's `ConflictEngine` decides).
 ///
-/// Test controls: `holdsMutations` keeps submitted mutations pending until `releaseHeldMutations()`;
-/// `refreshFailure` makes refreshes fail; `refreshCount` and `submitted` record the calls.
+/// Test controls, behind `@_spi(Testing)` (not production API): `holdsMutations` keeps submitted mutations pending
+/// until `releaseHeldMutations()`; `refreshFailure` makes refreshes fail; `setStatus` sets the reported status;
+/// `refreshCount` and `submitted` record the calls.
 ///
 /// Threading: thread-safe, synchronous: a mutation is applied (and its changeset reaches every store's replica)
 /// on the calling thread before its producer answers; outputs emit on that thread. `@unchecked Sendable`:
@@ -74,25 +75,25 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
     public var clientInstance: ClientInstanceID { minter.instance }
 
     /// While true, submitted mutations stay pending (as if the server were unreachable).
-    public var holdsMutations: Bool {
+    @_spi(Testing) public var holdsMutations: Bool {
         get { lock.withLock { _holdsMutations } }
         set { lock.withLock { _holdsMutations = newValue } }
     }
 
     /// When set, every refresh fails with it.
-    public var refreshFailure: StoreError? {
+    @_spi(Testing) public var refreshFailure: StoreError? {
         get { lock.withLock { _refreshFailure } }
         set { lock.withLock { _refreshFailure = newValue } }
     }
 
     /// How many refreshes were started.
-    public var refreshCount: Int { lock.withLock { _refreshCount } }
+    @_spi(Testing) public var refreshCount: Int { lock.withLock { _refreshCount } }
 
     /// Every mutation submitted, in order.
-    public var submitted: [Mutation] { lock.withLock { _submitted } }
+    @_spi(Testing) public var submitted: [Mutation] { lock.withLock { _submitted } }
 
     /// Sets the connection status the store reports.
-    public func setStatus(_ status: ConnectionStatus) {
+    @_spi(Testing) public func setStatus(_ status: ConnectionStatus) {
         statusStorage.value = status
     }
 
@@ -113,7 +114,7 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
 
     /// Sends every held mutation, in order (`holdsMutations` is left as it is). Like a server, each is committed
     /// (and its changeset reaches every replica) before it leaves `pendingMutations` and its producer answers.
-    public func releaseHeldMutations() {
+    @_spi(Testing) public func releaseHeldMutations() {
         lock.withLock {
             while !held.isEmpty {
                 let (mutation, ticket) = held[0]

@@ -6,14 +6,29 @@ import GoalWire
 /// Follows goald's stream for `tail`: one WebSocket connection at a time, `hello` with `since` = the last revision
 /// printed (so a reconnect resumes exactly after it), every changeset printed once, in order.
 ///
+/// Resuming, gaps, snapshots and reconnect backoff (1, 2, 4, 5, 5 … s) are the shared `ResumeSession`'s rules;
+/// this type only drives it on a transport and prints.
+///
 /// Threading: transport events hop onto `queue`; all state is touched there, under `lock`. `@unchecked Sendable`
 /// because of that lock (uncontended: only `queue` takes it). Lifetime: `run` → the result, after `stop()`
 /// (Ctrl-C), a terminal close, or a refusal.
 final class TailFollower: @unchecked Sendable {
+    /// tail's reconnect backoff: 1, 2, 4, 5, 5 … s, without jitter.
+    static let backoff = BackoffPolicy(initial: 1, maximum: 5, multiplier: 2, jitter: 0)
+
+    /// How often tail pings and checks the peer, and how long a silent peer counts as alive (PROTOCOL.md: 40 s).
+    struct Heartbeat: Sendable {
+        var pingInterval: TimeInterval = 15
+        var idleTimeout = TimeInterval(WireProtocol.idleTimeoutSeconds)
+    }
+
     private let transport: any Transport
     private let token: String
     private let serverName: String
     private let options: TailOptions
+    /// Where result lines go (standard output; tests collect them).
+    private let output: @Sendable (String) -> Void
+    private let heartbeat: Heartbeat
     private let instance = ClientInstanceID.random()
     private let queue = DispatchQueue(label: "goal-client.tail")
     private let lock = NSLock()
@@ -23,21 +38,32 @@ final class TailFollower: @unchecked Sendable {
     private struct State {
         var names: [PlayerID: String] = [:]
         var matches: [MatchID: Match] = [:]
-        var last: Revision = 0
+        var machine = ResumeSession()
         var connection: (any TransportConnection)?
         var generation = 0
-        var welcomed = false
-        var retries = 0
+        var everWelcomed = false
         var assembler: SnapshotAssembler?
         var serverError: String?
         var finish: ((Result<Void, CLIFailure>) -> Void)?
+
+        /// The last revision printed (or the start point).
+        var last: Revision { machine.position.since ?? 0 }
     }
 
-    init(transport: any Transport, token: String, serverName: String, options: TailOptions) {
+    init(
+        transport: any Transport,
+        token: String,
+        serverName: String,
+        options: TailOptions,
+        heartbeat: Heartbeat = Heartbeat(),
+        output: @escaping @Sendable (String) -> Void = { Console.out($0) }
+    ) {
+        self.heartbeat = heartbeat
         self.transport = transport
         self.token = token
         self.serverName = serverName
         self.options = options
+        self.output = output
     }
 
     /// Follows the stream from `options.since` (else from `seed`'s revision) until `stop()` or a failure.
@@ -47,9 +73,13 @@ final class TailFollower: @unchecked Sendable {
             locked {
                 state.names = seed.players.mapValues(\.name)
                 state.matches = seed.matches
-                state.last = options.since ?? seed.revision
+                state.machine = ResumeSession(
+                    position: ResumeSession.Position(since: options.since ?? seed.revision),
+                    policy: Self.backoff,
+                    idleTimeout: heartbeat.idleTimeout
+                )
                 state.finish = { continuation.resume(returning: $0) }
-                connect()
+                execute(state.machine.start())
             }
         }
     }
@@ -66,12 +96,50 @@ final class TailFollower: @unchecked Sendable {
     }
 
     private func finish(_ result: Result<Void, CLIFailure>) {
+        _ = state.machine.stop()
         state.connection?.close(code: CloseCode.normal.rawValue)
         state.connection = nil
         state.generation += 1
         let finish = state.finish
         state.finish = nil
         finish?(result)
+    }
+
+    /// Carries out one action of the shared machine.
+    private func execute(_ action: ReconnectMachine.Action, reason: String = "") {
+        switch action {
+        case .connect:
+            connect()
+        case .wait(_, let delay):
+            Console.error(
+                "goal-client: stream lost (\(TerminalText.escape(reason))); resuming after r\(state.last) in \(Int(delay)) s"
+            )
+            queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+                self?.locked {
+                    guard let self, self.state.finish != nil else { return }
+                    self.execute(self.state.machine.retryTimerFired())
+                }
+            }
+        case .stop(let reason):
+            switch reason {
+            case .terminal(let close, let message) where close == .unauthorized || close == .tokenRevoked:
+                finish(.failure(.unauthorized("\(serverName) refused the token: \(TerminalText.escape(message))")))
+            case .terminal(_, let message):
+                finish(.failure(.cannotConnect("\(serverName) ended the stream: \(TerminalText.escape(message))")))
+            case .transportFailed(_, let message):
+                finish(.failure(cannotConnect(message)))
+            case .requested:
+                finish(.success(()))
+            }
+        case .none:
+            break
+        }
+    }
+
+    private func cannotConnect(_ message: String) -> CLIFailure {
+        .cannotConnect(
+            "cannot connect to \(serverName): \(message); check that goald runs there and --ca-file / --fingerprint"
+        )
     }
 
     private func connect() {
@@ -86,55 +154,67 @@ final class TailFollower: @unchecked Sendable {
         }
     }
 
+    /// Closes the current connection on purpose (a gap, an unreadable message) and resumes after a backoff.
+    private func abandon(because reason: String, code: CloseCode = .resync) {
+        state.connection?.close(code: code.rawValue)
+        state.connection = nil
+        state.generation += 1
+        execute(state.machine.abandon(reason: reason, unit: 0), reason: reason)
+    }
+
     private func handle(_ event: TransportEvent, generation: Int) {
         guard generation == state.generation else { return }
         switch event {
         case .connected:
-            let hello = ClientMessage.Hello(token: token, clientInstance: instance, since: state.last, stream: .all)
+            let hello = state.machine.connectionOpened(now: Date(), token: token, instance: instance, stream: .all)
             state.connection?.send(ClientMessage.hello(hello).encoded())
+            armHeartbeat(generation: generation)
         case .message(let bytes):
+            state.machine.read(now: Date())
             receive(bytes)
         case .pong:
-            break
+            state.machine.read(now: Date())
         case .closed(let code, let reason):
             state.connection = nil
+            state.generation += 1
             let message = state.serverError ?? reason
-            if let code, CloseCode(rawValue: code).isTerminal {
-                let close = CloseCode(rawValue: code)
-                if close == .unauthorized || close == .tokenRevoked {
-                    finish(.failure(.unauthorized("\(serverName) refused the token: \(TerminalText.escape(message))")))
-                } else {
-                    finish(.failure(.cannotConnect("\(serverName) ended the stream: \(TerminalText.escape(message))")))
-                }
-                return
-            }
-            retry(because: "closed (\(code.map(String.init) ?? "no code")) \(message)")
+            let action = state.machine.connectionClosed(
+                code: code.map(CloseCode.init(rawValue:)),
+                message: message,
+                unit: 0
+            )
+            execute(action, reason: "closed (\(code.map(String.init) ?? "no code")) \(message)")
         case .failed(let failure):
             state.connection = nil
-            guard state.welcomed, failure.kind != .tls else {
-                finish(
-                    .failure(
-                        .cannotConnect(
-                            "cannot connect to \(serverName): \(failure.message); check that goald runs there and --ca-file / --fingerprint"
-                        )
-                    )
-                )
+            state.generation += 1
+            // Before the first welcome any failure is fatal (wrong address, untrusted certificate). After it the
+            // server was reachable and trusted, so even a TLS failure (a handshake cut by a restart) is retried.
+            guard state.everWelcomed else {
+                finish(.failure(cannotConnect(failure.message)))
                 return
             }
-            retry(because: failure.message)
+            execute(state.machine.abandon(reason: failure.message, unit: 0), reason: failure.message)
         }
     }
 
-    /// Reconnects after a short backoff (1, 2, 4, 5, 5 … s), resuming after the last revision printed.
-    private func retry(because reason: String) {
-        state.retries += 1
-        let delay = min(5.0, pow(2.0, Double(state.retries - 1)))
-        state.generation += 1
-        Console.error(
-            "goal-client: stream lost (\(TerminalText.escape(reason))); resuming after r\(state.last) in \(Int(delay)) s"
-        )
-        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
-            self?.locked { self?.connect() }
+    /// Every `heartbeat.pingInterval`: asks the shared machine whether the peer is dead (nothing read for the idle
+    /// timeout: abandon with 4010 and resume), else pings, so that an idle stream still reads pongs.
+    private func armHeartbeat(generation: Int) {
+        queue.asyncAfter(deadline: .now() + heartbeat.pingInterval) { [weak self] in
+            self?.locked {
+                guard let self, generation == self.state.generation, let connection = self.state.connection else {
+                    return
+                }
+                switch self.state.machine.heartbeatCheck(now: Date()) {
+                case .dead(let reason):
+                    self.abandon(because: reason, code: .heartbeatTimeout)
+                case .alive:
+                    connection.ping()
+                    self.armHeartbeat(generation: generation)
+                case .notConnected:
+                    break
+                }
+            }
         }
     }
 
@@ -143,78 +223,85 @@ final class TailFollower: @unchecked Sendable {
         do {
             message = try ServerMessage.decode(bytes)
         } catch {
-            retry(because: "unreadable message: \(error)")
+            abandon(because: "unreadable message: \(error)")
             return
         }
-        switch message {
-        case .welcome(let welcome):
-            if welcome.mode == .snapshot, !state.welcomed, options.since != nil, !options.allowSnapshot {
-                finish(
-                    .failure(
-                        .refused(
-                            "goald cannot replay the changesets after r\(state.last): that revision is older than the server "
-                                + "keeps (retention) or ahead of its head r\(welcome.head). Use a later --since, or "
-                                + "--allow-snapshot to start from a snapshot at r\(welcome.head)"
-                        )
+        if case .error(_, let text) = message { state.serverError = text }
+        guard let event = ResumeSession.StreamEvent(message) else {
+            if case .snapshotChunk = message { receiveSnapshot(message) }
+            return
+        }
+        if case .welcome(let welcome) = message, welcome.mode == .snapshot, !state.everWelcomed, options.since != nil,
+            !options.allowSnapshot
+        {
+            finish(
+                .failure(
+                    .refused(
+                        "goald cannot replay the changesets after r\(state.last): that revision is older than the server "
+                            + "keeps (retention) or ahead of its head r\(welcome.head). Use a later --since, or "
+                            + "--allow-snapshot to start from a snapshot at r\(welcome.head)"
                     )
                 )
-                return
-            }
-            state.welcomed = true
-            state.retries = 0
-        case .snapshotBegin(let begin):
-            state.assembler = SnapshotAssembler(begin)
-        case .snapshotChunk, .snapshotEnd:
-            receiveSnapshot(message)
-        case .changeset(let changeset):
-            guard changeset.revision > state.last else { return }
-            guard changeset.revision == state.last + 1 else {
-                state.connection?.close(code: CloseCode.normal.rawValue)
-                retry(because: "gap before r\(changeset.revision)")
-                return
-            }
-            print(changeset, bytes: bytes)
-        case .error(_, let text):
-            state.serverError = text
-        case .caughtUp, .ack, .rejected, .rateLimited, .overloaded:
+            )
+            return
+        }
+        if case .snapshotEnd = message {
+            // The snapshot's contents first: the machine moves the position only once they are complete.
+            guard receiveSnapshot(message) else { return }
+        }
+        switch state.machine.receive(event) {
+        case .welcomed:
+            state.everWelcomed = true
+        case .snapshotStarted:
+            if case .snapshotBegin(let begin) = message { state.assembler = SnapshotAssembler(begin) }
+        case .deliver:
+            if case .changeset(let changeset) = message { print(changeset, bytes: bytes) }
+        case .resync(let reason):
+            abandon(because: reason)
+        case .duplicate, .caughtUp, .snapshotComplete, .ignore:
             break
         }
     }
 
-    private func receiveSnapshot(_ message: ServerMessage) {
-        guard var assembler = state.assembler else { return }
+    /// Adds a chunk or the end to the snapshot being assembled. - Returns: true when the snapshot is complete.
+    @discardableResult
+    private func receiveSnapshot(_ message: ServerMessage) -> Bool {
+        guard var assembler = state.assembler else {
+            abandon(because: "\(message.type) arrived outside a snapshot")
+            return false
+        }
         do {
             if let snapshot = try assembler.receive(message) {
                 state.assembler = nil
                 state.names = Dictionary(snapshot.players.map { ($0.id, $0.name) }, uniquingKeysWith: { $1 })
                 state.matches = Dictionary(snapshot.matches.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-                state.last = snapshot.revision
                 if options.json {
-                    Console.out(
+                    output(
                         JSONValue.object([
                             ("type", .string("snapshot")), ("revision", .uint(snapshot.revision)),
                             ("players", .int(snapshot.players.count)), ("matches", .int(snapshot.matches.count)),
                         ]).text
                     )
                 } else {
-                    Console.out(
+                    output(
                         "r\(snapshot.revision) snapshot: \(snapshot.players.count) players, \(snapshot.matches.count) matches (history before it skipped)"
                     )
                 }
-            } else {
-                state.assembler = assembler
+                return true
             }
+            state.assembler = assembler
         } catch {
-            retry(because: "bad snapshot: \(error)")
+            abandon(because: "bad snapshot: \(error)")
         }
+        return false
     }
 
     private func print(_ changeset: Changeset, bytes: [UInt8]) {
         if options.json {
             let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
-            Console.out(TerminalText.escapeJSON(text))
+            output(TerminalText.escapeJSON(text))
         } else {
-            Console.out(ChangesetLine.text(changeset, names: state.names, matches: state.matches))
+            output(ChangesetLine.text(changeset, names: state.names, matches: state.matches))
         }
         for change in changeset.changes {
             switch change {
@@ -225,6 +312,5 @@ final class TailFollower: @unchecked Sendable {
             case .ratingUpdated: break
             }
         }
-        state.last = changeset.revision
     }
 }
