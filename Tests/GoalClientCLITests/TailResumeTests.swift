@@ -56,7 +56,7 @@ struct TailResumeTests {
             try await pollUntil("r1 and r2 before the restart") { revisions() == [1, 2] }
 
             await first.stop()
-            second = try await restartDaemon(path: path, port: port)
+            second = try await TestDaemon.restart(databaseAt: path, onPort: port)
             try await addPlayer("Cy", to: second!)
             try await pollUntil("r3 after the restart") { revisions() == [1, 2, 3] }
             follower.stop()
@@ -101,7 +101,7 @@ struct TailResumeTests {
             await first.stop()
 
             // Another database (a fresh epoch) with three commits of its own, on the same address.
-            second = try await restartDaemon(port: port) { try await TestDaemon.start(configure: $0) }
+            second = try await TestDaemon.restart(onPort: port) { try await TestDaemon.start(configure: $0) }
             for name in ["Xu", "Yo", "Zed"] { try await addPlayer(name, to: second!) }
             try await pollUntil("what tail prints after the switch") { objects().count >= 3 }
             let third = objects()[2]
@@ -194,40 +194,4 @@ private func addPlayer(_ name: String, to daemon: TestDaemon) async throws {
         return false
     }
     try await session.client.close(code: 1000)
-}
-
-/// Polls `condition` until it holds (20 s at most: a limit for a hung test, not a timing assertion).
-private func pollUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting for \(what)")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
-/// Starts a daemon over the database at `path` on `port`, the port of one that just stopped (clients reconnect to
-/// the same address).
-private func restartDaemon(path: String, port: Int) async throws -> TestDaemon {
-    try await restartDaemon(port: port) { configure in
-        try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path), configure: configure)
-    }
-}
-
-/// Starts a daemon with `start` on `port`. The old listener's port may take a moment to be released: retried for
-/// at most 10 s.
-private func restartDaemon(
-    port: Int,
-    _ start: (@escaping (inout ServerConfiguration) -> Void) async throws -> TestDaemon
-) async throws -> TestDaemon {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while true {
-        do {
-            return try await start { $0.port = port }
-        } catch  where ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
 }

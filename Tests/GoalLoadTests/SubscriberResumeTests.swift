@@ -60,7 +60,7 @@ struct SubscriberResumeTests {
             let digest = lean.snapshot().digest
 
             await first.stop()
-            second = try await restartDaemon(path: path, port: port)
+            second = try await TestDaemon.restart(databaseAt: path, onPort: port)
             try await addPlayer("Cy", to: second!)
             try await pollUntil("r3 at both subscribers", detail: describe) { all { $0.revision == 3 } }
             for subscriber in subscribers {
@@ -95,36 +95,4 @@ private func addPlayer(_ name: String, to daemon: TestDaemon) async throws {
         return false
     }
     try await session.client.close(code: 1000)
-}
-
-/// Polls `condition` until it holds (20 s at most: a limit for a hung test, not a timing assertion).
-private func pollUntil(
-    _ what: String,
-    detail: () -> String = { "" },
-    _ condition: () -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting for \(what): \(detail())")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
-/// Starts a daemon over the database at `path` on `port`, the port of one that just stopped (clients reconnect to
-/// the same address). The old listener's port may take a moment to be released: retried for at most 10 s.
-private func restartDaemon(path: String, port: Int) async throws -> TestDaemon {
-    let deadline = ContinuousClock.now + .seconds(10)
-    while true {
-        do {
-            return try await TestDaemon.start(
-                storage: try SQLiteLeagueStorage(path: path),
-                configure: { $0.port = port }
-            )
-        } catch  where ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-    }
 }
