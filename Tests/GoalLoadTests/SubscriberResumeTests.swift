@@ -52,6 +52,8 @@ struct SubscriberResumeTests {
         var second: TestDaemon?
         do {
             for subscriber in subscribers { subscriber.connect() }
+            // Both welcomed on the empty league first: one that said hello after r1 would get a snapshot.
+            try await pollUntil("both subscribers welcomed", detail: describe) { all { $0.phase == .live } }
             try await addPlayer("Ada", to: first)
             try await addPlayer("Bo", to: first)
             try await pollUntil("r2 at both subscribers", detail: describe) {

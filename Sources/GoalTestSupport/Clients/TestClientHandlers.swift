@@ -103,12 +103,7 @@ final class TestFrameHandler: ChannelDuplexHandler {
         switch frame.opcode {
         case .text: inbox.push(.text(bytes))
         case .binary: inbox.push(.binary(bytes))
-        case .ping:
-            // RFC 6455 §5.5.2: a ping is answered with a pong carrying its payload (goald's heartbeat counts it).
-            inbox.push(.ping(bytes))
-            guard !sentClose else { return }
-            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
-            context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
+        case .ping: inbox.push(.ping(bytes))
         case .pong: inbox.push(.pong(bytes))
         case .connectionClose:
             let payload = CloseFramePayload(decoding: frame.unmaskedData)
