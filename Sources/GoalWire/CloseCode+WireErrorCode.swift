@@ -24,11 +24,13 @@ extension WireErrorCode {
 }
 
 extension WireDecodingError {
-    /// The close code for a message that failed to decode.
-    public var closeCode: CloseCode { code.closeCode }
+    /// The close code for a message that failed to decode: 1007 when it was not UTF-8 (RFC 6455 §8.1), else its
+    /// code's (4400, or 4413 when too large).
+    public var closeCode: CloseCode { isInvalidUTF8 ? .invalidFramePayloadData : code.closeCode }
 }
 
 extension CloseCode {
-    /// The close code for an inbound message that failed to decode (`4400`, or `4413` when too large).
+    /// The close code for an inbound message that failed to decode (`4400`, `4413` when too large, `1007` when not
+    /// UTF-8).
     public init(_ error: WireDecodingError) { self = error.closeCode }
 }

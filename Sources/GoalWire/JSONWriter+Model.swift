@@ -197,6 +197,16 @@ extension JSONWriter {
     }
 
     /// The members of a rejection without braces: `code`, `current`?, `fields`, `message` (sorted).
+    /// `,"seq":S` (when known) and `,"retry_after_ms":R`: the members `rate_limited` and `overloaded` share.
+    mutating func pacingMembers(seq: UInt64?, retryAfterMilliseconds: Int) {
+        if let seq {
+            raw(#","seq":"#)
+            integer(seq)
+        }
+        raw(#","retry_after_ms":"#)
+        integer(retryAfterMilliseconds)
+    }
+
     mutating func rejectionMembers(_ rejection: MutationRejection) {
         raw(#""code":"#)
         string(rejection.code.rawValue)

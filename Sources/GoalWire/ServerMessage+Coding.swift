@@ -59,20 +59,10 @@ extension ServerMessage {
             w.rejectionMembers(rejection)
         case .rateLimited(let seq, let retryAfter):
             w.raw(#"{"type":"rate_limited""#)
-            if let seq {
-                w.raw(#","seq":"#)
-                w.integer(seq)
-            }
-            w.raw(#","retry_after_ms":"#)
-            w.integer(retryAfter)
+            w.pacingMembers(seq: seq, retryAfterMilliseconds: retryAfter)
         case .overloaded(let seq, let retryAfter):
             w.raw(#"{"type":"overloaded""#)
-            if let seq {
-                w.raw(#","seq":"#)
-                w.integer(seq)
-            }
-            w.raw(#","retry_after_ms":"#)
-            w.integer(retryAfter)
+            w.pacingMembers(seq: seq, retryAfterMilliseconds: retryAfter)
         case .error(let code, let message):
             w.raw(#"{"type":"error","code":"#)
             w.string(code.rawValue)

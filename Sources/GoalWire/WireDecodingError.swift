@@ -32,6 +32,9 @@ public struct WireDecodingError: Error, Hashable, Sendable, CustomStringConverti
         self.mutateSeq = mutateSeq
     }
 
+    /// True when the bytes were not UTF-8: RFC 6455 closes such a text message with 1007, not 4400.
+    var isInvalidUTF8: Bool { kind == .invalidUTF8 }
+
     /// This error, about a field of the `mutate` whose `seq` is `seq`.
     func inMutate(seq: UInt64) -> WireDecodingError {
         WireDecodingError(kind, path: path, mutateSeq: seq)

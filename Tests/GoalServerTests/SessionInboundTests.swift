@@ -84,18 +84,6 @@ struct SessionInboundTests {
         #expect(describe(inbound.frame(opcode: reserved, data: text(1))) == "fail bad_message 1002")
     }
 
-    @Test("a text message that is not UTF-8 fails with 1007, before hello and after")
-    func invalidUTF8() {
-        var inbound = machine()
-        let latin1 = allocator.buffer(bytes: [0x7B, 0xE9, 0x7D])  // "{é}" in Latin-1
-        #expect(describe(inbound.frame(opcode: .text, data: latin1)) == "fail bad_message 1007")
-        var open = machine()
-        _ = open.frame(opcode: .text, data: text(10))
-        open.authenticating(hello)
-        _ = open.opened(identity)
-        #expect(describe(open.frame(opcode: .text, data: latin1)) == "fail bad_message 1007")
-    }
-
     @Test("closing: nothing is read but the peer's close, which closes the connection; close happens once")
     func closing() {
         var inbound = machine()

@@ -53,6 +53,17 @@ struct SessionStreamTests {
         }
     }
 
+    /// What one visit writes, collected in order.
+    private func delivered(
+        _ stream: inout SessionStream,
+        _ window: LiveWindow,
+        replies: [Reply]
+    ) -> [SessionStream.Write] {
+        var writes: [SessionStream.Write] = []
+        stream.deliver(window, replies: replies) { writes.append($0) }
+        return writes
+    }
+
     private func step(_ stream: inout SessionStream, writable: Bool = true, loopHead: Revision) -> String {
         switch stream.nextStep(writable: writable, loopHead: loopHead) {
         case .wait: "wait"
@@ -64,7 +75,8 @@ struct SessionStreamTests {
     @Test("live: each answer right after the changeset it follows, also within one window")
     func liveAnswersInterleave() {
         var stream = SessionStream(mode: .live, since: 0, head: 0)
-        let writes = stream.deliver(
+        let writes = delivered(
+            &stream,
             window(head: 3, revisions: 1...3),
             replies: [reply("ack1", after: 1), reply("rejected", after: 1), reply("ack3", after: 3)]
         )
@@ -77,7 +89,7 @@ struct SessionStreamTests {
     @Test("live: an answer for a revision the session already has goes out at once; the rest follows")
     func answerForAnOlderRevision() {
         var stream = SessionStream(mode: .live, since: 2, head: 2)
-        let writes = stream.deliver(window(head: 4, revisions: 1...4), replies: [reply("duplicate", after: 1)])
+        let writes = delivered(&stream, window(head: 4, revisions: 1...4), replies: [reply("duplicate", after: 1)])
         #expect(render(writes) == ["reply:duplicate", "changesets(2):c3c4"])
     }
 
@@ -85,7 +97,7 @@ struct SessionStreamTests {
     func backlogThenLive() {
         var stream = SessionStream(mode: .backlog, since: 1, head: 3)
         #expect(stream.mode == .catchingUp(.backlog))
-        #expect(stream.deliver(window(head: 5, revisions: 4...5), replies: [reply("ack5", after: 5)]).isEmpty)
+        #expect(delivered(&stream, window(head: 5, revisions: 4...5), replies: [reply("ack5", after: 5)]).isEmpty)
         #expect(stream.reply(allocator.buffer(string: "invalid")) == nil)
         #expect(step(&stream, writable: false, loopHead: 5) == "wait")
         #expect(step(&stream, loopHead: 5) == "read (1, 5]")
@@ -95,7 +107,7 @@ struct SessionStreamTests {
         #expect(stream.pageRead(last: 6) == nil)
         #expect(step(&stream, loopHead: 6) == "caught_up 6 reply:ack5 reply:invalid")
         #expect(stream.isLive)
-        #expect(render(stream.deliver(window(head: 7, revisions: 7...7), replies: [])) == ["changesets(1):c7"])
+        #expect(render(delivered(&stream, window(head: 7, revisions: 7...7), replies: [])) == ["changesets(1):c7"])
     }
 
     @Test("snapshot: nothing until it is built, its frames while writable, then the changesets after it, no caught_up")
@@ -119,7 +131,7 @@ struct SessionStreamTests {
     func rejoinFromTheLog() {
         var stream = SessionStream(mode: .live, since: 2, head: 2)
         let gapped = window(head: 6, revisions: 5...6, floor: 4)
-        #expect(stream.deliver(gapped, replies: [reply("ack6", after: 6)]).isEmpty)
+        #expect(delivered(&stream, gapped, replies: [reply("ack6", after: 6)]).isEmpty)
         #expect(stream.mode == .catchingUp(.rejoin))
         #expect(step(&stream, loopHead: 6) == "read (2, 6]")
         #expect(stream.pageRead(last: 6) == nil)
@@ -137,6 +149,6 @@ struct SessionStreamTests {
     func liveAheadOfTheLoop() {
         var stream = SessionStream(mode: .live, since: 5, head: 4)
         #expect(stream.sent == 5)
-        #expect(render(stream.deliver(window(head: 6, revisions: 5...6), replies: [])) == ["changesets(1):c6"])
+        #expect(render(delivered(&stream, window(head: 6, revisions: 5...6), replies: [])) == ["changesets(1):c6"])
     }
 }

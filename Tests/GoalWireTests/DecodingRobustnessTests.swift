@@ -71,7 +71,7 @@ struct DecodingRobustnessTests {
         }
     }
 
-    @Test("invalid UTF-8 is reported as such")
+    @Test("invalid UTF-8 is reported as such, and closes with 1007 (RFC 6455 §8.1), not 4400")
     func invalidUTF8() {
         for bytes: [UInt8] in [
             [0xFF], [0xC0, 0x80], Array(#"{"type":"hello","token":""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8),
@@ -79,6 +79,9 @@ struct DecodingRobustnessTests {
         ] {
             #expect(throws: WireDecodingError.invalidUTF8) { try ClientMessage.decode(bytes) }
         }
+        #expect(WireDecodingError.invalidUTF8.code == .badMessage)
+        #expect(WireDecodingError.invalidUTF8.closeCode == .invalidFramePayloadData)
+        #expect(WireDecodingError.invalidJSON.closeCode == .protocolViolation)
     }
 
     @Test("deep nesting and huge numbers are typed errors")

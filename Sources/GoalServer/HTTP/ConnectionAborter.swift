@@ -9,9 +9,10 @@ import NIOPosix
 /// what the peer never read and sends RST at once.
 ///
 /// Threading: confined to its channel's event loop (not `Sendable`). Lifetime: the channel's.
-final class ConnectionAborter: ChannelOutboundHandler {
-    // NIO wants every handler to be inbound or outbound; writes pass through untouched (the default `write`).
-    typealias OutboundIn = ByteBuffer
+final class ConnectionAborter: ChannelInboundHandler {
+    // NIO wants every handler to be inbound or outbound. Inbound: socket reads pass through it untouched (the
+    // default `channelRead`), and writes, the fan-out's hot path, skip it entirely.
+    typealias InboundIn = ByteBuffer
 
     private var context: ChannelHandlerContext?
 

@@ -19,7 +19,7 @@ extension SessionHandler {
             case .wait:
                 return
             case .write(let writes):
-                perform(writes)
+                for write in writes { perform(write) }
                 if stream?.isLive ?? true {
                     flushIfNeeded()
                     return

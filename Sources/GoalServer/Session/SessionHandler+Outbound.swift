@@ -87,7 +87,12 @@ extension SessionHandler {
             return (0, 0)
         }
         let wasLive = stream?.isLive ?? false
-        let writes = stream?.deliver(window, replies: replies) ?? []
+        var written = (frames: 0, bytes: 0)
+        stream?.deliver(window, replies: replies) { write in
+            let counted = perform(write)
+            written.frames += counted.frames
+            written.bytes += counted.bytes
+        }
         if wasLive, stream?.mode == .catchingUp(.rejoin) {
             logger.warning(
                 "the loop's window does not reach back to the session; catching up from the log",
@@ -98,34 +103,31 @@ extension SessionHandler {
             core.metrics.fanoutRejoins.increment()
             pumpCatchUp()
         }
-        return perform(writes)
+        return written
     }
 
-    /// Writes what the stream decided, in order.
+    /// Writes what the stream decided.
+    /// - Returns: the changeset frames and bytes it wrote (zero for anything else).
     @discardableResult
-    func perform(_ writes: [SessionStream.Write]) -> (frames: Int, bytes: Int) {
+    func perform(_ write: SessionStream.Write) -> (frames: Int, bytes: Int) {
         guard let context else { return (0, 0) }
-        var written = (frames: 0, bytes: 0)
-        for write in writes {
-            switch write {
-            case .changesets(let frames, let count):
-                written.frames += count
-                written.bytes += frames.readableBytes
-                enqueue(frames)
-            case .reply(let frame):
-                enqueue(frame)
-            case .catchUp(let frames):
-                writeCatchUp(frames, context: context)
-            case .caughtUp(let head):
-                enqueue(
-                    ServerFrameEncoder.textFrame(
-                        ServerMessage.caughtUp(head: head).encoded(),
-                        allocator: context.channel.allocator
-                    )
+        switch write {
+        case .changesets(let frames, let count):
+            enqueue(frames)
+            return (count, frames.readableBytes)
+        case .reply(let frame):
+            enqueue(frame)
+        case .catchUp(let frames):
+            writeCatchUp(frames, context: context)
+        case .caughtUp(let head):
+            enqueue(
+                ServerFrameEncoder.textFrame(
+                    ServerMessage.caughtUp(head: head).encoded(),
+                    allocator: context.channel.allocator
                 )
-            }
+            )
         }
-        return written
+        return (0, 0)
     }
 
     /// An answer decided by the session itself (not by the engine): held while catching up.
@@ -134,7 +136,7 @@ extension SessionHandler {
         if stream == nil {
             enqueue(frame)
         } else if let write = stream?.reply(frame) {
-            perform([write])
+            perform(write)
         }
     }
 

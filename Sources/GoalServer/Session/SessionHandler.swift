@@ -211,25 +211,27 @@ final class SessionHandler: ChannelInboundHandler {
             // `rejected{seq, invalid}`, as a reply so it is held like any answer while catching up.
             // It costs a token like any mutation: unreadable mutations are no way around the rate limit.
             if case .open = phase, let rejected = error.rejectedMutation, let seq = error.mutateSeq, let context {
-                guard mutationBucket.take(now: .now()) else {
-                    core.metrics.rateLimited.increment()
-                    sendNow(.rateLimited(seq: seq, retryAfterMilliseconds: mutationBucket.millisecondsUntilNextToken()))
-                    return
-                }
+                guard takeMutationToken(seq: seq) else { return }
                 deliverReply(ServerFrameEncoder.textFrame(rejected.encoded(), allocator: context.channel.allocator))
                 flushIfNeeded()
                 return
             }
-            fail(error.code, error.description)
+            fail(error.code, error.description, close: error.closeCode)  // not UTF-8: 1007 (RFC 6455 §8.1)
         }
     }
 
-    private func receiveMutate(_ mutate: ClientMessage.Mutate, identity: SessionIdentity) {
+    /// Takes a token from the session's mutation bucket, or answers `rate_limited{seq}` and returns false.
+    private func takeMutationToken(seq: UInt64) -> Bool {
         guard mutationBucket.take(now: .now()) else {
             core.metrics.rateLimited.increment()
-            sendNow(.rateLimited(seq: mutate.seq, retryAfterMilliseconds: mutationBucket.millisecondsUntilNextToken()))
-            return
+            sendNow(.rateLimited(seq: seq, retryAfterMilliseconds: mutationBucket.millisecondsUntilNextToken()))
+            return false
         }
+        return true
+    }
+
+    private func receiveMutate(_ mutate: ClientMessage.Mutate, identity: SessionIdentity) {
+        guard takeMutationToken(seq: mutate.seq) else { return }
         let request = MutationRequest(
             mutation: mutate.mutation(instance: identity.instance),
             author: identity.token.name,

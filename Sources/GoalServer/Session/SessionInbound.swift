@@ -66,13 +66,6 @@ struct SessionInbound {
     }
 
     private mutating func text(_ data: ByteBuffer) -> Action {
-        guard String(validating: data.readableBytesView, as: UTF8.self) != nil else {
-            return .fail(
-                .badMessage,
-                "a text message that is not UTF-8 (RFC 6455 §8.1)",
-                close: .invalidFramePayloadData
-            )
-        }
         switch phase {
         case .awaitingHello, .authenticating:
             // Still "before hello is accepted": the 4 KiB budget covers what is pipelined behind the hello too.

@@ -87,33 +87,34 @@ struct SessionStream {
 
     var isLive: Bool { mode == .live }
 
-    /// The loop's live window and this session's answers from one visit.
-    mutating func deliver(_ window: LiveWindow, replies: [Reply]) -> [Write] {
+    /// The loop's live window and this session's answers from one visit; each write goes to `write` in order. (A
+    /// closure, not a returned array: this runs for every session on every visit of the fan-out, and the usual
+    /// visit writes one slice and no answer.)
+    mutating func deliver(_ window: LiveWindow, replies: [Reply], _ write: (Write) -> Void) {
         guard case .live = mode else {
             target = max(target, window.head)
             heldReplies.append(contentsOf: replies.lazy.map(\.frame))
-            return []
+            return
         }
         guard window.reaches(back: sent) else {
             target = window.head
             mode = .catchingUp(.rejoin)
             heldReplies.append(contentsOf: replies.lazy.map(\.frame))
-            return []
+            return
         }
-        var writes: [Write] = []
         for reply in replies {
-            advance(through: reply.after, in: window, into: &writes)
-            writes.append(.reply(reply.frame))
+            advance(through: reply.after, in: window, write)
+            write(.reply(reply.frame))
         }
-        advance(through: window.head, in: window, into: &writes)
-        return writes
+        advance(through: window.head, in: window, write)
     }
 
-    private mutating func advance(through revision: Revision, in window: LiveWindow, into writes: inout [Write]) {
+    private mutating func advance(through revision: Revision, in window: LiveWindow, _ write: (Write) -> Void) {
         let last = min(revision, window.head)
         guard last > sent, let frames = window.frames(after: sent, through: last) else { return }
-        writes.append(.changesets(frames, count: Int(last - sent)))
+        let count = Int(last - sent)
         sent = last
+        write(.changesets(frames, count: count))
     }
 
     /// An answer outside a visit (a `rejected{invalid}` decided by the session itself): held while catching up.

@@ -177,15 +177,10 @@ public final class TestDaemon: Sendable {
     }
 
     /// Waits until the metric `name` reaches `value`: polls the daemon's own registry (a state, not a time), and
-    /// gives up after `timeout` with `TestDaemonError.metricNotReached`.
+    /// gives up after `timeout` with `PollTimeout` (the value it saw last in its description).
     public func waitForMetric(_ name: String, atLeast value: Int, timeout: Duration = .seconds(20)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while metric(name) < value {
-            guard ContinuousClock.now < deadline else {
-                throw TestDaemonError.metricNotReached(name: name, wanted: value, seen: metric(name))
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let seen = { "seen \(self.metric(name))" }
+        try await pollUntil("\(name) ≥ \(value)", timeout: timeout, detail: seen) { metric(name) >= value }
     }
 
     /// A connector to this daemon trusting the test CA.
@@ -222,10 +217,4 @@ public func withTestDaemon<T>(
         await daemon.stop()
         throw error
     }
-}
-
-/// Why a wait on the test daemon failed.
-public enum TestDaemonError: Error, Sendable, Equatable {
-    /// A metric did not reach the wanted value in time.
-    case metricNotReached(name: String, wanted: Int, seen: Int)
 }
