@@ -84,7 +84,7 @@ final class LiveStack {
 /// Threading: `@MainActor`. Lifetime: one test.
 @MainActor
 final class LiveHarness {
-    /// The running daemon (replaced by `restartDaemon`).
+    /// The running daemon (nil between `stopDaemon` and `startDaemon`).
     private(set) var daemon: TestDaemon?
     private var stacks: [LiveStack] = []
 
@@ -111,17 +111,26 @@ final class LiveHarness {
         return stack
     }
 
-    /// Stops the daemon (gracefully: its sessions are closed with 1001); stacks start reconnecting.
+    /// Stops the daemon (gracefully: its sessions are closed with 1001); stacks start reconnecting, and every
+    /// attempt fails as a refused connection until `startDaemon`.
+    ///
+    /// The relays refuse new connections rather than dial the old port: once it is free, another test's
+    /// daemon (same test CA, same token secrets) may bind it, and a stack would sync with that league instead.
     func stopDaemon() async {
         guard let daemon else { return }
         self.daemon = nil
+        for stack in stacks { stack.relay.refuseNewConnections() }
         await daemon.stop()
     }
 
-    /// Starts a daemon over `storage` (after `stopDaemon`).
+    /// Starts a daemon over `storage` (after `stopDaemon`) and points every stack at it.
     func startDaemon(storage: any LeagueStorage) async throws -> TestDaemon {
         let daemon = try await TestDaemon.start(storage: storage)
         self.daemon = daemon
+        for stack in stacks {
+            try stack.relay.retarget(port: daemon.port)
+            stack.relay.heal()
+        }
         return daemon
     }
 

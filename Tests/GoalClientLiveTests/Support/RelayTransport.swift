@@ -54,6 +54,12 @@ final class RelayTransport: Transport {
         for connection in open { connection.drop(reason: "network partition (test)") }
     }
 
+    /// Fails new connections (as `partition()` does) but leaves the open ones to end on their own, e.g. with
+    /// the 1001 of a daemon that is stopping.
+    func refuseNewConnections() {
+        state.withLock { $0.partitioned = true }
+    }
+
     /// Lets connections through again.
     func heal() {
         state.withLock { $0.partitioned = false }
