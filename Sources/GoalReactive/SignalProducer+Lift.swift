@@ -40,11 +40,51 @@ extension SignalProducer {
     public func lift<U, F>(
         _ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>
     ) -> SignalProducer<U, F> {
-        SignalProducer<U, F> { observer, lifetime in
-            self.startWithSignal { signal, interruptHandle in
-                lifetime += interruptHandle
-                lifetime += transform(signal).observe(observer)
-            }
+        lift(interruption: .immediate, transform)
+    }
+
+    /// Like ``lift(_:)-(Signal->Signal)``, for the operators ReactiveSwift builds from event transformations
+    /// (`map`, `filter`, `take(first:)`, `scan`, `materialize`, …): disposing a start interrupts it the way
+    /// `self` would, so after an asynchronous operator `.interrupted` still arrives on its scheduler.
+    func liftEvents<U, F>(_ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>) -> SignalProducer<U, F> {
+        lift(interruption: interruption.throughEventTransform, transform)
+    }
+
+    /// Like ``lift(_:)-(Signal->Signal)``, for an operator that delivers its events on `scheduler`: disposing a
+    /// start interrupts the upstream start at once, drops the events queued on `scheduler`, and delivers
+    /// `.interrupted` through `scheduler`.
+    func liftEvents<U, F>(
+        interruptingOn scheduler: any Scheduler,
+        _ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>
+    ) -> SignalProducer<U, F> {
+        lift(interruption: .scheduled(on: scheduler), transform)
+    }
+
+    private func lift<U, F>(
+        interruption: StartInterruption,
+        _ transform: @escaping (Signal<Value, Error>) -> Signal<U, F>
+    ) -> SignalProducer<U, F> {
+        SignalProducer<U, F>(interruption: interruption) { observer, lifetime in
+            self.start(transformedBy: transform, into: observer, during: lifetime, interruption: interruption)
+        }
+    }
+
+    /// Starts `self`, applies `transform` to the produced signal and feeds `observer` from it, for the start
+    /// handler of a producer interrupted as `interruption` says.
+    ///
+    /// Holding the upstream's interrupt handle in `lifetime` keeps the upstream start alive until this one ends,
+    /// and ends it then. The observation ends with `lifetime` too, unless the upstream's interruption must still
+    /// arrive through it (``StartInterruption/forwarded(from:)``).
+    func start<U, F>(
+        transformedBy transform: (Signal<Value, Error>) -> Signal<U, F>,
+        into observer: Signal<U, F>.Observer,
+        during lifetime: Lifetime,
+        interruption: StartInterruption
+    ) {
+        startWithSignal { signal, interruptHandle in
+            lifetime += interruptHandle
+            let observation = transform(signal).observe(observer)
+            if !interruption.awaitsUpstreamInterruption { lifetime += observation }
         }
     }
 

@@ -81,7 +81,7 @@ extension SignalProducer {
     ///   - action: Validates a value.
     /// - Returns: A producer of the values that passed.
     public func attempt(_ action: @escaping (Value) -> Result<(), Error>) -> SignalProducer<Value, Error> {
-        lift { $0.attempt(action) }
+        liftEvents { $0.attempt(action) }
     }
 
     /// Transforms every value with `transform`; fails with its error when it returns `.failure`.
@@ -90,7 +90,7 @@ extension SignalProducer {
     ///   - transform: Transforms a value, or fails.
     /// - Returns: A producer of the transformed values.
     public func attemptMap<U>(_ transform: @escaping (Value) -> Result<U, Error>) -> SignalProducer<U, Error> {
-        lift { $0.attemptMap(transform) }
+        liftEvents { $0.attemptMap(transform) }
     }
 }
 
@@ -101,7 +101,7 @@ extension SignalProducer where Error == any Swift.Error {
     ///   - action: Validates a value by throwing.
     /// - Returns: A producer of the values that passed.
     public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, any Swift.Error> {
-        lift { $0.attempt(action) }
+        liftEvents { $0.attempt(action) }
     }
 
     /// Transforms every value with the throwing `transform`, failing with what was thrown.
@@ -110,7 +110,7 @@ extension SignalProducer where Error == any Swift.Error {
     ///   - transform: Transforms a value, or throws.
     /// - Returns: A producer of the transformed values.
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> SignalProducer<U, any Swift.Error> {
-        lift { $0.attemptMap(transform) }
+        liftEvents { $0.attemptMap(transform) }
     }
 }
 
@@ -121,7 +121,7 @@ extension SignalProducer where Error == Never {
     ///   - action: Validates a value by throwing.
     /// - Returns: A producer of the values that passed, which can now fail.
     public func attempt(_ action: @escaping (Value) throws -> Void) -> SignalProducer<Value, any Swift.Error> {
-        lift { $0.attempt(action) }
+        liftEvents { $0.attempt(action) }
     }
 
     /// Transforms every value with the throwing `transform`, failing with what was thrown.
@@ -130,6 +130,6 @@ extension SignalProducer where Error == Never {
     ///   - transform: Transforms a value, or throws.
     /// - Returns: A producer of the transformed values, which can now fail.
     public func attemptMap<U>(_ transform: @escaping (Value) throws -> U) -> SignalProducer<U, any Swift.Error> {
-        lift { $0.attemptMap(transform) }
+        liftEvents { $0.attemptMap(transform) }
     }
 }

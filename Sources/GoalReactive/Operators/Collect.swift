@@ -144,7 +144,7 @@ extension SignalProducer {
     ///
     /// - Returns: A producer of one array, then completion.
     public func collect() -> SignalProducer<[Value], Error> {
-        lift { $0.collect() }
+        liftEvents { $0.collect() }
     }
 
     /// Collects values into arrays of exactly `count`, plus the remainder on completion.
@@ -153,7 +153,7 @@ extension SignalProducer {
     ///   - count: The array size; must be positive.
     /// - Returns: A producer of arrays.
     public func collect(count: Int) -> SignalProducer<[Value], Error> {
-        lift { $0.collect(count: count) }
+        liftEvents { $0.collect(count: count) }
     }
 
     /// Collects values and sends the array whenever `shouldEmit` returns `true` for it.
@@ -162,7 +162,7 @@ extension SignalProducer {
     ///   - shouldEmit: Decides, given the collected values, whether to send them now.
     /// - Returns: A producer of arrays.
     public func collect(_ shouldEmit: @escaping (_ collected: [Value]) -> Bool) -> SignalProducer<[Value], Error> {
-        lift { $0.collect(shouldEmit) }
+        liftEvents { $0.collect(shouldEmit) }
     }
 
     /// Collects values; sends the collected array before a value for which `shouldEmit` returns `true`.
@@ -173,7 +173,7 @@ extension SignalProducer {
     public func collect(
         _ shouldEmit: @escaping (_ collected: [Value], _ next: Value) -> Bool
     ) -> SignalProducer<[Value], Error> {
-        lift { $0.collect(shouldEmit) }
+        liftEvents { $0.collect(shouldEmit) }
     }
 
     /// Collects values and sends them every `interval` on `scheduler`.
@@ -192,7 +192,7 @@ extension SignalProducer {
         skipEmpty: Bool = false,
         discardWhenCompleted: Bool = true
     ) -> SignalProducer<[Value], Error> {
-        lift {
+        liftEvents(interruptingOn: scheduler) {
             $0.collect(every: interval, on: scheduler, skipEmpty: skipEmpty, discardWhenCompleted: discardWhenCompleted)
         }
     }

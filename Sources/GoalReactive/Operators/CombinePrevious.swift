@@ -39,13 +39,13 @@ extension SignalProducer {
     ///   - initial: The "previous" value paired with the first value.
     /// - Returns: A producer of `(previous, current)` tuples.
     public func combinePrevious(_ initial: Value) -> SignalProducer<(Value, Value), Error> {
-        lift { $0.combinePrevious(initial) }
+        liftEvents { $0.combinePrevious(initial) }
     }
 
     /// Pairs every value with the value before it; the first value is swallowed.
     ///
     /// - Returns: A producer of `(previous, current)` tuples.
     public func combinePrevious() -> SignalProducer<(Value, Value), Error> {
-        lift { $0.combinePrevious() }
+        liftEvents { $0.combinePrevious() }
     }
 }

@@ -75,7 +75,7 @@ extension SignalProducer {
     ///   - scheduler: Runs the timers and delivers every event.
     /// - Returns: A delayed producer.
     public func delay(_ interval: TimeInterval, on scheduler: any DateScheduler) -> SignalProducer<Value, Error> {
-        lift { $0.delay(interval, on: scheduler) }
+        liftEvents(interruptingOn: scheduler) { $0.delay(interval, on: scheduler) }
     }
 
     /// Fails with `error` if a start has not terminated `interval` after it began.

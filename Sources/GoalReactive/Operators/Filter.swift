@@ -49,7 +49,7 @@ extension SignalProducer {
     ///   - isIncluded: The predicate, called for each value.
     /// - Returns: A producer of the passing values.
     public func filter(_ isIncluded: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift { $0.filter(isIncluded) }
+        liftEvents { $0.filter(isIncluded) }
     }
 
     /// Transforms every value and drops the `nil` results.
@@ -58,13 +58,13 @@ extension SignalProducer {
     ///   - transform: Applied to each value.
     /// - Returns: A producer of the non-nil results.
     public func compactMap<U>(_ transform: @escaping (Value) -> U?) -> SignalProducer<U, Error> {
-        lift { $0.compactMap(transform) }
+        liftEvents { $0.compactMap(transform) }
     }
 
     /// Drops `nil` values and unwraps the others.
     ///
     /// - Returns: A producer of the non-nil values.
     public func skipNil<U>() -> SignalProducer<U, Error> where Value == U? {
-        lift { $0.skipNil() }
+        liftEvents { $0.skipNil() }
     }
 }

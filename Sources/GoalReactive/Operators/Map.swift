@@ -104,7 +104,7 @@ extension SignalProducer {
     ///   - transform: Applied to each value.
     /// - Returns: A producer of the transformed values.
     public func map<U>(_ transform: @escaping (Value) -> U) -> SignalProducer<U, Error> {
-        lift { $0.map(transform) }
+        liftEvents { $0.map(transform) }
     }
 
     /// Replaces every value with the constant `value`.
@@ -122,7 +122,7 @@ extension SignalProducer {
     ///   - keyPath: The key path to read.
     /// - Returns: A producer of the extracted values.
     public func map<U>(_ keyPath: KeyPath<Value, U>) -> SignalProducer<U, Error> {
-        lift { $0.map(keyPath) }
+        liftEvents { $0.map(keyPath) }
     }
 
     /// Transforms the error of a failure.
@@ -131,14 +131,14 @@ extension SignalProducer {
     ///   - transform: Applied to the error.
     /// - Returns: A producer failing with the transformed error.
     public func mapError<F>(_ transform: @escaping (Error) -> F) -> SignalProducer<Value, F> {
-        lift { $0.mapError(transform) }
+        liftEvents { $0.mapError(transform) }
     }
 
     /// Drops every value, forwarding only the terminal event (not part of ReactiveSwift).
     ///
     /// - Returns: A producer that sends no values and terminates like `self`.
     public func ignoreValues() -> SignalProducer<Never, Error> {
-        lift { $0.ignoreValues() }
+        liftEvents { $0.ignoreValues() }
     }
 }
 
@@ -149,7 +149,7 @@ extension SignalProducer where Error == Never {
     ///   - _: The new error type.
     /// - Returns: The same events, typed with error `F`.
     public func promoteError<F>(_: F.Type = F.self) -> SignalProducer<Value, F> {
-        lift { $0.promoteError(F.self) }
+        liftEvents { $0.promoteError(F.self) }
     }
 }
 
@@ -160,6 +160,6 @@ extension SignalProducer where Value == Never {
     ///   - _: The new value type.
     /// - Returns: The same terminal event, typed with value `U`.
     public func promoteValue<U>(_: U.Type = U.self) -> SignalProducer<U, Error> {
-        lift { $0.promoteValue(U.self) }
+        liftEvents { $0.promoteValue(U.self) }
     }
 }

@@ -75,14 +75,14 @@ extension SignalProducer {
     ///
     /// - Returns: A producer of the events of `self`.
     public func materialize() -> SignalProducer<Signal<Value, Error>.Event, Never> {
-        lift { $0.materialize() }
+        liftEvents { $0.materialize() }
     }
 
     /// Turns values into `.success` and a failure into a `.failure` value followed by completion.
     ///
     /// - Returns: A producer of results.
     public func materializeResults() -> SignalProducer<Result<Value, Error>, Never> {
-        lift { $0.materializeResults() }
+        liftEvents { $0.materializeResults() }
     }
 }
 
@@ -91,13 +91,13 @@ extension SignalProducer where Error == Never {
     ///
     /// - Returns: A producer that terminates at the first terminal event value.
     public func dematerialize<U, F>() -> SignalProducer<U, F> where Value == Signal<U, F>.Event {
-        lift { $0.dematerialize() }
+        liftEvents { $0.dematerialize() }
     }
 
     /// The inverse of ``materializeResults()``.
     ///
     /// - Returns: A producer that fails at the first `.failure`.
     public func dematerializeResults<U, F>() -> SignalProducer<U, F> where Value == Result<U, F> {
-        lift { $0.dematerializeResults() }
+        liftEvents { $0.dematerializeResults() }
     }
 }

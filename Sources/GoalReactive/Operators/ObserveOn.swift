@@ -27,7 +27,7 @@ extension SignalProducer {
     ///   - scheduler: Where to deliver events.
     /// - Returns: A producer delivering on `scheduler`.
     public func observe(on scheduler: any Scheduler) -> SignalProducer<Value, Error> {
-        lift { $0.observe(on: scheduler) }
+        liftEvents(interruptingOn: scheduler) { $0.observe(on: scheduler) }
     }
 
     /// Runs the start handler (the side effects of starting) through `scheduler`.

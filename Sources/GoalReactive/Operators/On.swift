@@ -70,22 +70,28 @@ extension SignalProducer {
         disposed: (() -> Void)? = nil,
         value: ((Value) -> Void)? = nil
     ) -> SignalProducer<Value, Error> {
-        SignalProducer { observer, lifetime in
+        // Like ReactiveSwift's `on`, an event transformation: after an asynchronous operator, the hooks see the
+        // interruption it delivers on its scheduler.
+        let interruption = interruption.throughEventTransform
+        return SignalProducer(interruption: interruption) { observer, lifetime in
             starting?()
             defer { started?() }
-            self.startWithSignal { signal, interruptHandle in
-                lifetime += interruptHandle
-                lifetime += signal.on(
-                    event: event,
-                    failed: failed,
-                    completed: completed,
-                    interrupted: interrupted,
-                    terminated: terminated,
-                    disposed: disposed,
-                    value: value
-                )
-                .observe(observer)
-            }
+            self.start(
+                transformedBy: {
+                    $0.on(
+                        event: event,
+                        failed: failed,
+                        completed: completed,
+                        interrupted: interrupted,
+                        terminated: terminated,
+                        disposed: disposed,
+                        value: value
+                    )
+                },
+                into: observer,
+                during: lifetime,
+                interruption: interruption
+            )
         }
     }
 }

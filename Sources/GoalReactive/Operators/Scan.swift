@@ -79,7 +79,7 @@ extension SignalProducer {
     ///   - next: Combines the accumulator with a value.
     /// - Returns: A producer of the partial results; each start begins from `initialResult`.
     public func scan<U>(_ initialResult: U, _ next: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        lift { $0.scan(initialResult, next) }
+        liftEvents { $0.scan(initialResult, next) }
     }
 
     /// Accumulates the values in place and sends every partial result.
@@ -92,7 +92,7 @@ extension SignalProducer {
         into initialResult: U,
         _ nextPartialResult: @escaping (inout U, Value) -> Void
     ) -> SignalProducer<U, Error> {
-        lift { $0.scan(into: initialResult, nextPartialResult) }
+        liftEvents { $0.scan(into: initialResult, nextPartialResult) }
     }
 
     /// Accumulates the values and sends only the final result, on completion.
@@ -102,7 +102,7 @@ extension SignalProducer {
     ///   - next: Combines the accumulator with a value.
     /// - Returns: A producer of one value, then completion.
     public func reduce<U>(_ initialResult: U, _ next: @escaping (U, Value) -> U) -> SignalProducer<U, Error> {
-        lift { $0.reduce(initialResult, next) }
+        liftEvents { $0.reduce(initialResult, next) }
     }
 
     /// Accumulates the values in place and sends only the final result, on completion.
@@ -115,6 +115,6 @@ extension SignalProducer {
         into initialResult: U,
         _ nextPartialResult: @escaping (inout U, Value) -> Void
     ) -> SignalProducer<U, Error> {
-        lift { $0.reduce(into: initialResult, nextPartialResult) }
+        liftEvents { $0.reduce(into: initialResult, nextPartialResult) }
     }
 }

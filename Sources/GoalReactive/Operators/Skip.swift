@@ -46,7 +46,7 @@ extension SignalProducer {
     ///   - count: How many values to drop; must not be negative.
     /// - Returns: A producer without the first `count` values.
     public func skip(first count: Int) -> SignalProducer<Value, Error> {
-        lift { $0.skip(first: count) }
+        liftEvents { $0.skip(first: count) }
     }
 
     /// Drops values while `shouldContinue` returns `true`, then forwards everything.
@@ -55,6 +55,6 @@ extension SignalProducer {
     ///   - shouldContinue: The predicate, called for each value until it first returns `false`.
     /// - Returns: A producer without the leading passing values.
     public func skip(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift { $0.skip(while: shouldContinue) }
+        liftEvents { $0.skip(while: shouldContinue) }
     }
 }

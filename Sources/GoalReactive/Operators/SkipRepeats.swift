@@ -36,7 +36,7 @@ extension SignalProducer {
     ///   - isEquivalent: Returns `true` if the second value repeats the first.
     /// - Returns: A producer without consecutive repeats.
     public func skipRepeats(_ isEquivalent: @escaping (Value, Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift { $0.skipRepeats(isEquivalent) }
+        liftEvents { $0.skipRepeats(isEquivalent) }
     }
 }
 
@@ -45,6 +45,6 @@ extension SignalProducer where Value: Equatable {
     ///
     /// - Returns: A producer without consecutive duplicates.
     public func skipRepeats() -> SignalProducer<Value, Error> {
-        lift { $0.skipRepeats() }
+        liftEvents { $0.skipRepeats() }
     }
 }

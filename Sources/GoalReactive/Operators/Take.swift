@@ -92,7 +92,7 @@ extension SignalProducer {
     ///   - count: How many values to forward; must not be negative.
     /// - Returns: A producer of at most `count` values.
     public func take(first count: Int) -> SignalProducer<Value, Error> {
-        lift { $0.take(first: count) }
+        liftEvents { $0.take(first: count) }
     }
 
     /// Forwards only the last `count` values, when `self` completes.
@@ -101,7 +101,7 @@ extension SignalProducer {
     ///   - count: How many trailing values to keep; must not be negative.
     /// - Returns: A producer sending the kept values, then completing.
     public func take(last count: Int) -> SignalProducer<Value, Error> {
-        lift { $0.take(last: count) }
+        liftEvents { $0.take(last: count) }
     }
 
     /// Forwards values while `shouldContinue` returns `true`, then completes (without the failing value).
@@ -110,7 +110,7 @@ extension SignalProducer {
     ///   - shouldContinue: The predicate, called for each value.
     /// - Returns: A producer of the leading passing values.
     public func take(while shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift { $0.take(while: shouldContinue) }
+        liftEvents { $0.take(while: shouldContinue) }
     }
 
     /// Forwards values until `shouldContinue` returns `false`, including that value, then completes.
@@ -119,6 +119,6 @@ extension SignalProducer {
     ///   - shouldContinue: The predicate, called for each value.
     /// - Returns: A producer of the values up to and including the first failing one.
     public func take(until shouldContinue: @escaping (Value) -> Bool) -> SignalProducer<Value, Error> {
-        lift { $0.take(until: shouldContinue) }
+        liftEvents { $0.take(until: shouldContinue) }
     }
 }

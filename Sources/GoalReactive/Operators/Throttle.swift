@@ -73,6 +73,6 @@ extension SignalProducer {
     ///   - scheduler: Runs the timers and delivers every event.
     /// - Returns: A throttled producer.
     public func throttle(_ interval: TimeInterval, on scheduler: any DateScheduler) -> SignalProducer<Value, Error> {
-        lift { $0.throttle(interval, on: scheduler) }
+        liftEvents(interruptingOn: scheduler) { $0.throttle(interval, on: scheduler) }
     }
 }
