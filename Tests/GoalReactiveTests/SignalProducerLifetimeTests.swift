@@ -61,6 +61,34 @@ struct SignalProducerLifetimeTests {
         #expect(resource.isDisposed)
     }
 
+    @Test func aDisposedStartReleasesWhatItsHandlerTiedToItsLifetime() {
+        weak var released: Tracker?
+        var disposable: (any Disposable)?
+        do {
+            let tracker = Tracker()
+            released = tracker
+            disposable = SignalProducer<Int, Never> { _, lifetime in lifetime.observeEnded { _ = tracker } }
+                .map { $0 }
+                .start()
+        }
+        #expect(released != nil)
+        disposable?.dispose()
+        #expect(released == nil)
+    }
+
+    @Test func theInterruptHandleRetainsTheInputObserverUntilItIsReleased() {
+        weak var releasedObserver: Signal<Int, Never>.Observer?
+        var input: Signal<Int, Never>.Observer?
+        var disposable: (any Disposable)? = SignalProducer<Int, Never> { observer, _ in input = observer }.start()
+        releasedObserver = input
+        input?.sendCompleted()
+        input = nil
+        #expect(releasedObserver != nil)
+        #expect(disposable != nil)
+        disposable = nil
+        #expect(releasedObserver == nil)
+    }
+
     @Test func anUnobservedStartIsStillDisposedWhenSetupKeepsNothing() {
         // ReactiveSwift: "should dispose of the added disposable if the signal is unretained and unobserved upon
         // exiting the scope" — keeping starts alive must not keep unobserved ones.

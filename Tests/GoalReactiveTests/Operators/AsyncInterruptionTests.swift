@@ -106,6 +106,49 @@ struct AsyncInterruptionTests {
         #expect(log == ["INTERRUPTED"])
     }
 
+    @Test func onHooksAfterAnAsynchronousOperatorSeeTheInterruptionOnTheScheduler() {
+        let scheduler = TestScheduler()
+        var log: [String] = []
+        let disposable = SignalProducer<Int, Never>.never
+            .observe(on: scheduler)
+            .on(interrupted: { log.append("hook interrupted") }, disposed: { log.append("hook disposed") })
+            .start { log.append("\($0)") }
+        disposable.dispose()
+        #expect(log.isEmpty)
+        scheduler.run()
+        #expect(log == ["hook interrupted", "INTERRUPTED", "hook disposed"])
+    }
+
+    @Test func takeFirstAfterAnAsynchronousOperatorCompletesAndEndsTheUpstream() {
+        let scheduler = TestScheduler()
+        let probe = ProducerProbe<Int, Never>()
+        let (log, _) = record(probe.producer.observe(on: scheduler).take(first: 1))
+        probe.last.send(value: 1)
+        probe.last.send(value: 2)
+        scheduler.run()
+        #expect(log.all == ["VALUE 1", "COMPLETED"])
+        #expect(probe.endedStarts == 1)
+    }
+
+    @Test func aDisposedAsynchronousStartReleasesItsUpstreamOnceTheSchedulerRan() {
+        let scheduler = TestScheduler()
+        weak var released: Tracker?
+        var disposable: (any Disposable)?
+        do {
+            let tracker = Tracker()
+            released = tracker
+            disposable = SignalProducer<Int, Never> { _, lifetime in lifetime.observeEnded { _ = tracker } }
+                .observe(on: scheduler)
+                .map { $0 }
+                .start()
+        }
+        #expect(released != nil)
+        disposable?.dispose()
+        scheduler.run()
+        disposable = nil
+        #expect(released == nil)
+    }
+
     @Test func aSynchronousOperatorLiftedWithLiftStillInterruptsAtOnce() {
         // ReactiveSwift's public `lift` and its binary operators interrupt their own start at once, whatever the
         // upstream does; only its event-transforming operators keep the upstream's asynchronous interruption.
