@@ -66,7 +66,10 @@ public struct SignalProducer<Value, Error: Swift.Error>: @unchecked Sendable {
         _ setup: (_ signal: Signal<Value, Error>, _ interruptHandle: any Disposable) -> Result
     ) -> Result {
         let (signal, input) = Signal<Value, Error>.pipe()
-        let (handlerLifetime, interruptHandle) = interruption.prepare(input: input, signalLifetime: signal.core.lifetime)
+        let (handlerLifetime, interruptHandle) = interruption.prepare(
+            input: input,
+            signalLifetime: signal.core.lifetime
+        )
         let result = setup(signal, interruptHandle)
         if handlerLifetime.hasEnded {
             interruption.interruptSkippedStart(input)

@@ -11,11 +11,15 @@ enum ClientRecordCoding {
         Data(ClientResultsCoding.encode(record.results))
     }
 
-    static func decode(instance: ClientInstanceID, lastSeq: UInt64, results: Data) throws(StorageError) -> ClientRecord
-    {
+    static func decode(
+        instance: ClientInstanceID,
+        lastSeq: UInt64,
+        results: Data,
+        lastUsed: Timestamp
+    ) throws(StorageError) -> ClientRecord {
         do {
             let entries = try ClientResultsCoding.decode([UInt8](results))
-            return ClientRecord(instance: instance, lastSeq: lastSeq, results: entries)
+            return ClientRecord(instance: instance, lastSeq: lastSeq, results: entries, lastUsed: lastUsed)
         } catch {
             throw .inconsistent("the exactly-once record of \(instance) cannot be decoded: \(error)")
         }

@@ -60,6 +60,9 @@ struct MemoryContents: Sendable {
             head = commit.revision
             headDigest = commit.changeset.digest
         }
+        for instance in batch.forgottenClients {
+            clientRecords[instance] = nil
+        }
         for record in batch.clientRecords {
             clientRecords[record.instance] = record
         }

@@ -139,14 +139,15 @@ enum SQLiteReader {
     }
 
     private static func clientRecords(_ db: Database) throws -> [ClientRecord] {
-        let rows = try Row.fetchCursor(db, sql: "SELECT instance, last_seq, results FROM client_records")
+        let rows = try Row.fetchCursor(db, sql: "SELECT instance, last_seq, results, last_used FROM client_records")
         var records: [ClientRecord] = []
         while let row = try rows.next() {
             records.append(
                 try ClientRecordCoding.decode(
                     instance: try SQLiteCoding.instance(try row.decode(atIndex: 0)),
                     lastSeq: UInt64(clamping: try row.decode(Int64.self, atIndex: 1)),
-                    results: try row.decode(atIndex: 2)
+                    results: try row.decode(atIndex: 2),
+                    lastUsed: Timestamp(millisecondsSince1970: try row.decode(Int64.self, atIndex: 3))
                 )
             )
         }

@@ -1,8 +1,10 @@
+import Foundation
 import GRDB
 import GoalModel
 
 /// The SQLite schema, as versioned, named `DatabaseMigrator` migrations. Never edit a shipped migration: add a
-/// new one. Ratings are derived and not stored; the exactly-once table is never pruned with the log.
+/// new one. Ratings are derived and not stored; the exactly-once table is never pruned with the log (the server
+/// forgets idle records itself, through `StorageBatch.forgottenClients`).
 enum SQLiteSchema {
     /// Every migration this goald knows, in order.
     static let migrator: DatabaseMigrator = {
@@ -12,6 +14,7 @@ enum SQLiteSchema {
         migrator.registerMigration("v1-log", migrate: createLog)
         migrator.registerMigration("v1-clients", migrate: createClients)
         migrator.registerMigration("v1-tokens", migrate: createTokens)
+        migrator.registerMigration("v2-client-last-used", migrate: addClientLastUsed)
         return migrator
     }()
 
@@ -102,6 +105,16 @@ enum SQLiteSchema {
                     results BLOB NOT NULL
                 ) STRICT, WITHOUT ROWID;
                 """
+        )
+    }
+
+    /// When each exactly-once record was last used (Unix milliseconds). Records written before this column existed
+    /// count as used when the database is upgraded, so their retention age starts then rather than at 1970.
+    private static func addClientLastUsed(_ db: Database) throws {
+        let upgraded = Int64(Date().timeIntervalSince1970 * 1000)
+        // A NOT NULL column added to existing rows needs a constant default: the upgrade time, an integer literal.
+        try db.execute(
+            sql: "ALTER TABLE client_records ADD COLUMN last_used INTEGER NOT NULL DEFAULT \(upgraded)"
         )
     }
 

@@ -4,7 +4,7 @@ import GoalModel
 
 /// Writes one batch inside the writer's transaction: checks contiguity with the stored head, then for each
 /// commit its log row and entity effects (in commit order, so every statement sees a valid league), then the
-/// client records and the new head. Any throw rolls the whole transaction back.
+/// forgotten client records, the touched ones and the new head. Any throw rolls the whole transaction back.
 struct SQLiteWriter {
     let db: Database
 
@@ -25,6 +25,12 @@ struct SQLiteWriter {
             try insertLogRow(commit)
             for change in commit.changeset.changes {
                 try apply(change)
+            }
+        }
+        if !batch.forgottenClients.isEmpty {
+            let delete = try db.cachedStatement(sql: "DELETE FROM client_records WHERE instance = ?")
+            for instance in batch.forgottenClients {
+                try delete.execute(arguments: [instance.rawValue])
             }
         }
         if !batch.clientRecords.isEmpty {
@@ -147,14 +153,15 @@ struct SQLiteWriter {
     private func writeClientRecords(_ records: [ClientRecord]) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO client_records (instance, last_seq, results) VALUES (?, ?, ?)
-                ON CONFLICT (instance) DO UPDATE SET last_seq = excluded.last_seq, results = excluded.results
+                INSERT INTO client_records (instance, last_seq, results, last_used) VALUES (?, ?, ?, ?)
+                ON CONFLICT (instance) DO UPDATE
+                SET last_seq = excluded.last_seq, results = excluded.results, last_used = excluded.last_used
                 """
         )
         for record in records {
             try statement.execute(arguments: [
                 record.instance.rawValue, Int64(clamping: record.lastSeq),
-                ClientRecordCoding.encode(record),
+                ClientRecordCoding.encode(record), record.lastUsed.millisecondsSince1970,
             ])
         }
     }

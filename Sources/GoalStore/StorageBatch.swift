@@ -20,7 +20,8 @@ public struct LoggedCommit: Hashable, Sendable {
 }
 
 /// What the writer persists in one fsynced transaction: the batch's commits, in revision order and contiguous
-/// with the store's head, and the final `ClientRecord` of every client instance the batch touched.
+/// with the store's head, the exactly-once records the server forgot, and the final `ClientRecord` of every
+/// client instance the batch touched.
 ///
 /// Rejections and noops change client records without a commit, so a batch may hold records and no commit.
 /// Value type, `Sendable`.
@@ -29,14 +30,22 @@ public struct StorageBatch: Hashable, Sendable {
     public var commits: [LoggedCommit]
     /// The exactly-once records of the instances the batch touched, as they are after the batch.
     public var clientRecords: [ClientRecord]
+    /// Instances whose records are deleted, before `clientRecords` are written (an instance forgotten and then
+    /// seen again in one batch ends with its new record).
+    public var forgottenClients: [ClientInstanceID]
 
-    public init(commits: [LoggedCommit] = [], clientRecords: [ClientRecord] = []) {
+    public init(
+        commits: [LoggedCommit] = [],
+        clientRecords: [ClientRecord] = [],
+        forgottenClients: [ClientInstanceID] = []
+    ) {
         self.commits = commits
         self.clientRecords = clientRecords
+        self.forgottenClients = forgottenClients
     }
 
     /// True when there is nothing to write.
-    public var isEmpty: Bool { commits.isEmpty && clientRecords.isEmpty }
+    public var isEmpty: Bool { commits.isEmpty && clientRecords.isEmpty && forgottenClients.isEmpty }
 
     /// The revision of the last commit, if any.
     public var lastRevision: Revision? { commits.last?.revision }

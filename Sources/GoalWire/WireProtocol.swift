@@ -23,6 +23,11 @@ public enum WireProtocol {
     /// A peer from which nothing (not even a pong) has been read for this many seconds is dead.
     public static let idleTimeoutSeconds = 40
 
+    /// A server keeps a client instance's exactly-once record at least this long (7 days) after it last recorded
+    /// a result for that instance; a client never sends a mutation this long or longer after it first sent it
+    /// (docs/PROTOCOL.md §6).
+    public static let minimumClientRecordAgeSeconds = 7 * 24 * 3600
+
     /// The longest `token` a `hello` may carry (a token is 256 bits, base64url: 43 characters).
     public static let maxTokenBytes = 256
 }

@@ -45,14 +45,14 @@ struct ClientResumeTests {
         #expect(server.modes == [.snapshot, .backlog, .live], "nothing to catch up")
     }
 
-    @Test func aReplicaFromAnotherHistoryGetsASnapshot() {
+    @Test func aReplicaFromAnotherHistoryGetsASnapshot() throws {
         var script = LeagueScript()
         script.player("Ada")
         var other = LeagueScript()
         other.player("Zed")
         var foreign = ReplicaState()
         foreign.adopt(epoch: "test-epoch")
-        try? foreign.apply(other.league.history[0])
+        _ = try foreign.apply(other.league.history[0])
         let server = SimulatedServer(league: script.league)
         let a = GoalClient(
             configuration: ClientConfiguration(token: "t", serverName: "sim"),

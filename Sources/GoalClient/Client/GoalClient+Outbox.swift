@@ -16,14 +16,19 @@ extension GoalClient {
         publishPending()
     }
 
-    /// Sends every unsent mutation in seq order, unless not authenticated or paused.
+    /// Sends every unsent mutation in seq order, unless not authenticated or paused; first fails (outcome unknown)
+    /// those first sent too long ago to be sent again (`Outbox.maximumResendAge`).
     func flushOutbox() {
         guard state.machine.isAuthenticated, let connection = state.connection else { return }
+        let expired = state.outbox.removeExpired(now: now)
+        for entry in expired {
+            entry.ticket.resolve(.failure(MutationError(.expired, id: entry.mutation.id)))
+        }
         let batch = state.outbox.takeUnsent(now: now)
         for mutation in batch {
             connection.send(ClientMessage.mutate(ClientMessage.Mutate(mutation)).encoded())
         }
-        if !batch.isEmpty { publishPending() }
+        if !batch.isEmpty || !expired.isEmpty { publishPending() }
         if let resumeAt = state.outbox.pausedUntil, state.resumeTimer.inner == nil {
             armResumeTimer(at: resumeAt)
         }

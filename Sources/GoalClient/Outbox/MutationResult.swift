@@ -17,7 +17,7 @@ public struct MutationAck: Hashable, Sendable {
 
 /// Why a mutation's producer failed: the server refused it (a typed `MutationRejection`: conflict with the current
 /// entity, not_found, name_taken, empty_side, invalid for a malformed field, unauthorized, … — every code of
-/// `MutationRejection.Code`), or the client stopped before an answer arrived.
+/// `MutationRejection.Code`), the client stopped before an answer arrived, or no answer came in 7 days.
 ///
 /// Value type, `Sendable`; `description` is a message a person can act on.
 public struct MutationError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -28,6 +28,10 @@ public struct MutationError: Error, Hashable, Sendable, CustomStringConvertible 
         /// The client stopped before the answer arrived. `wasSent` false: the server never saw it; true: the
         /// outcome is unknown (retry with the same id to learn it).
         case stopped(StopReason, wasSent: Bool)
+        /// No answer came within `WireProtocol.minimumClientRecordAgeSeconds` (7 days) of its first send: the
+        /// server may have forgotten this client instance and would apply a re-send as new, so it is not sent
+        /// again. The outcome is unknown.
+        case expired
     }
 
     public let kind: Kind
@@ -55,6 +59,9 @@ public struct MutationError: Error, Hashable, Sendable, CustomStringConvertible 
             wasSent
                 ? "the outcome of mutation \(id) is unknown: \(reason)"
                 : "mutation \(id) was not sent: \(reason)"
+        case .expired:
+            "the outcome of mutation \(id) is unknown: no answer within 7 days of its first send, and it is not "
+                + "sent again (the server may have forgotten this client)"
         }
     }
 }

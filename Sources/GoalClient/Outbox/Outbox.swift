@@ -1,5 +1,6 @@
 import Foundation
 import GoalModel
+import GoalWire
 
 /// The client's unacknowledged mutations in seq order, and whether each was sent on the current connection.
 ///
@@ -11,6 +12,8 @@ struct Outbox {
         var isSent: Bool
         /// True once sent on any connection: if the client stops now, the outcome is unknown.
         var wasEverSent = false
+        /// When it was first sent (the scheduler's clock); re-sends stop `maximumResendAge` after it.
+        var firstSent: Date?
         let ticket: MutationTicket
     }
 
@@ -29,6 +32,25 @@ struct Outbox {
     /// `overloaded` or `rate_limited`, re-sent later) can never be taken for an expired one.
     static let inFlightWindow = UInt64(ClientRecord.keptResults)
 
+    /// How long after its first send a mutation may still be sent (PROTOCOL.md §6): the server keeps an instance's
+    /// exactly-once record at least `WireProtocol.minimumClientRecordAgeSeconds` after the last result it recorded,
+    /// which is after this mutation's first send; past that it may have forgotten the instance and would apply a
+    /// re-send as new.
+    static let maximumResendAge = TimeInterval(WireProtocol.minimumClientRecordAgeSeconds)
+
+    /// Removes and returns the unsent entries first sent `maximumResendAge` or longer before `now`: they must not
+    /// be sent again, and their outcome is unknown.
+    mutating func removeExpired(now: Date) -> [Entry] {
+        let expired = entries.filter { entry in
+            guard !entry.isSent, let firstSent = entry.firstSent else { return false }
+            return now.timeIntervalSince(firstSent) >= Self.maximumResendAge
+        }
+        guard !expired.isEmpty else { return [] }
+        let seqs = Set(expired.map(\.mutation.id.seq))
+        entries.removeAll { seqs.contains($0.mutation.id.seq) }
+        return expired
+    }
+
     /// The mutations to send now, in seq order, marked as sent; none while paused at `now`, and none K or more
     /// above the oldest unanswered seq (they wait until the window moves).
     mutating func takeUnsent(now: Date) -> [Mutation] {
@@ -40,6 +62,7 @@ struct Outbox {
             guard entries[index].mutation.id.seq - oldest < Self.inFlightWindow else { break }
             entries[index].isSent = true
             entries[index].wasEverSent = true
+            if entries[index].firstSent == nil { entries[index].firstSent = now }
             out.append(entries[index].mutation)
         }
         return out

@@ -2,7 +2,8 @@
 /// `ClientRecord.keptResults` mutations (acks, noops AND rejections), each with its payload's fingerprint.
 ///
 /// Storage grows with clients, not with mutations: the store persists one record per instance with each
-/// batch and never prunes it with the log. Value type, `Sendable`.
+/// batch and never prunes it with the log. The server forgets a record that has not been used (no result
+/// recorded) for its retention age, and bounds how many it holds (docs/PROTOCOL.md §6). Value type, `Sendable`.
 ///
 /// Kept results are the ones with the highest seqs. A seq at or below `lastSeq` that is not kept is expired
 /// only when it is older than every kept result and the window is full; any other unknown seq was never
@@ -33,10 +34,19 @@ public struct ClientRecord: Hashable, Sendable {
     public private(set) var lastSeq: UInt64
     /// At most `keptResults` entries, ascending by seq.
     public private(set) var results: [Entry]
+    /// When a result was last recorded for this instance, by the server's clock (the retention age counts from
+    /// here). The Unix epoch until the server stamps it.
+    public private(set) var lastUsed: Timestamp
 
     /// Builds a record, e.g. from the store. Entries are sorted by seq and only the newest `keptResults` kept.
-    public init(instance: ClientInstanceID, lastSeq: UInt64 = 0, results: [Entry] = []) {
+    public init(
+        instance: ClientInstanceID,
+        lastSeq: UInt64 = 0,
+        results: [Entry] = [],
+        lastUsed: Timestamp = Timestamp(millisecondsSince1970: 0)
+    ) {
         self.instance = instance
+        self.lastUsed = lastUsed
         var sorted = results.sorted { $0.seq < $1.seq }
         if sorted.count > ClientRecord.keptResults {
             sorted.removeFirst(sorted.count - ClientRecord.keptResults)
@@ -56,6 +66,11 @@ public struct ClientRecord: Hashable, Sendable {
         guard seq <= lastSeq, entry(for: seq) == nil else { return false }
         guard results.count >= ClientRecord.keptResults, let oldest = results.first else { return false }
         return seq < oldest.seq
+    }
+
+    /// Stamps the record as used at `time`; it never moves back (a clock that steps back keeps the later stamp).
+    mutating func markUsed(at time: Timestamp) {
+        lastUsed = max(lastUsed, time)
     }
 
     /// Records the result of a newly processed seq, dropping the oldest kept result past the window.

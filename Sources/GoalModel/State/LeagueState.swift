@@ -8,7 +8,8 @@ public import HashTreeCollections
 /// with the other. A copy is never affected by changes to the original. The state has no lock and no
 /// identity: whoever owns the variable (the engine's serial queue) is its only writer.
 ///
-/// Only `ConflictEngine.apply(_:author:to:)` changes it; readers never fail.
+/// Only `ConflictEngine.apply(_:author:to:)` changes the league; the server also stamps and forgets exactly-once
+/// records (`LeagueState+ClientRecords.swift`). Readers never fail.
 public struct LeagueState: Sendable, Equatable {
     /// The revision of the latest commit (0 for the empty league).
     public internal(set) var revision: Revision
@@ -18,7 +19,8 @@ public struct LeagueState: Sendable, Equatable {
     public internal(set) var matches: TreeDictionary<MatchID, Match>
     /// One rating per existing player (zeros when unplayed), by player id.
     public internal(set) var ratings: TreeDictionary<PlayerID, Rating>
-    /// The exactly-once table: one record per client instance that ever sent a mutation.
+    /// The exactly-once table: one record per client instance that sent a mutation and was not forgotten since
+    /// (`forgetClientRecords(usedBefore:)`).
     public internal(set) var clientRecords: TreeDictionary<ClientInstanceID, ClientRecord>
 
     /// Name key → the player holding it (uniqueness by key).

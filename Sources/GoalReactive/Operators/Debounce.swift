@@ -89,6 +89,8 @@ extension SignalProducer {
         on scheduler: any DateScheduler,
         discardWhenCompleted: Bool = true
     ) -> SignalProducer<Value, Error> {
-        liftEvents(interruptingOn: scheduler) { $0.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted) }
+        liftEvents(interruptingOn: scheduler) {
+            $0.debounce(interval, on: scheduler, discardWhenCompleted: discardWhenCompleted)
+        }
     }
 }

@@ -23,6 +23,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var limits: ServerLimits
     /// How long the changeset log is kept.
     public var retention: RetentionPolicy
+    /// How long and how many exactly-once records are kept.
+    public var clientRecords: ClientRecordPolicy
     /// How often the retention pruner and the WAL checkpoint run.
     public var maintenanceIntervalSeconds: Int
     /// Event-loop threads; 0 means one per core.
@@ -37,6 +39,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         metricsListener: MetricsListener? = nil,
         limits: ServerLimits = ServerLimits(),
         retention: RetentionPolicy = .default,
+        clientRecords: ClientRecordPolicy = .default,
         maintenanceIntervalSeconds: Int = 60,
         eventLoopThreads: Int = 0
     ) {
@@ -48,6 +51,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.metricsListener = metricsListener
         self.limits = limits
         self.retention = retention
+        self.clientRecords = clientRecords
         self.maintenanceIntervalSeconds = maintenanceIntervalSeconds
         self.eventLoopThreads = eventLoopThreads
     }

@@ -219,13 +219,15 @@ public final class GoalDaemon: Service, Sendable {
         let engine = Engine(
             recovered: recovered,
             capacity: configuration.limits.engineInboxCapacity,
+            clientRecordPolicy: configuration.clientRecords,
             writer: BatchWriter(storage: storage),
             hub: hub,
             metrics: metrics,
             logger: logger,
-            now: { .now() },
+            now: testHooks.clock ?? { .now() },
             onFatalError: { [weak self] error in self?.signalStop(.fatal("a batch write failed: \(error)")) }
         )
+        testHooks.clientRecordSweep?.attach(engine)
         let maxConnections = configuration.limits.maxConnections ?? Self.defaultMaxConnections()
         return ServerCore(
             engine: engine,

@@ -5,8 +5,9 @@ import Logging
 import NIOPosix
 
 /// The daemon's background chores: re-reads the tokens table every 2 s (tokens created or revoked by `goald token`
-/// take effect; revoked tokens' sessions are closed with 4403), and every `interval` seconds prunes the changeset
-/// log by the retention policy and runs a passive WAL checkpoint. Blocking store calls run on the thread pool.
+/// take effect; revoked tokens' sessions are closed with 4403), and every `interval` seconds forgets idle
+/// exactly-once records (`Engine.forgetIdleClientRecords()`), prunes the changeset log by the retention policy and
+/// runs a passive WAL checkpoint. Blocking store calls run on the thread pool.
 ///
 /// Threading: `run()` is one task; `Sendable`. Lifetime: from `run()` until its task is cancelled.
 struct Maintenance: Sendable {
@@ -42,6 +43,10 @@ struct Maintenance: Sendable {
     }
 
     private func housekeeping() async {
+        let forgotten = await core.engine.forgetIdleClientRecords()
+        if forgotten > 0 {
+            logger.info("forgot idle client records", metadata: ["goal.forgotten": "\(forgotten)"])
+        }
         let storage = core.storage
         do {
             let report = try await core.threadPool.runIfActive { () throws -> PruneReport in

@@ -5,6 +5,7 @@ import GoalStore
 import GoalWire
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import Synchronization
 
 /// The authoritative league: one serial queue that checks and merges every mutation against the in-memory state
@@ -19,6 +20,10 @@ import Synchronization
 /// waiting to be durable (the open batch that fills while a write is in flight): a stalled disk cannot make the
 /// open batch grow without end. Past it `submit` returns false and the session answers `overloaded{seq}`.
 ///
+/// The exactly-once table is bounded by `ClientRecordPolicy`: `forgetIdleClientRecords()` (run by `Maintenance`)
+/// forgets records idle for the policy's age, in the next batch; while the table holds `maximumCount` records, a
+/// mutation from an instance without one is answered `overloaded{seq}` after `tableFullRetryMilliseconds`.
+///
 /// Threading: `submit` is called from event loops and never blocks. All other mutable state is confined to `queue`, which serves as
 /// this class's lock: that is why it is `@unchecked Sendable`. `durableView` is a lock-protected copy for readers.
 /// Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError` once and stops it.
@@ -28,12 +33,14 @@ final class Engine: @unchecked Sendable {
     /// Mutations submitted and not yet answered to the hub (in the inbox, or decided and not yet durable).
     private let held = Atomic<Int>(0)
     private let capacity: Int
+    private let clientRecordPolicy: ClientRecordPolicy
     private let writer: BatchWriter
     private let hub: Hub
     private let metrics: ServerMetrics
     private let logger: Logger
     private let now: @Sendable () -> Timestamp
     private let onFatalError: @Sendable (StorageError) -> Void
+    private let tableFullLog = RefusalLog(interval: .seconds(60))
 
     // Confined to `queue`.
     private var state: LeagueState
@@ -50,6 +57,7 @@ final class Engine: @unchecked Sendable {
     init(
         recovered: DurableLeague,
         capacity: Int,
+        clientRecordPolicy: ClientRecordPolicy = .default,
         writer: BatchWriter,
         hub: Hub,
         metrics: ServerMetrics,
@@ -60,6 +68,7 @@ final class Engine: @unchecked Sendable {
         self.state = recovered.state
         self.headDigest = recovered.headDigest
         self.capacity = capacity
+        self.clientRecordPolicy = clientRecordPolicy
         self.writer = writer
         self.hub = hub
         self.metrics = metrics
@@ -68,6 +77,10 @@ final class Engine: @unchecked Sendable {
         self.onFatalError = onFatalError
         self.durable = NIOLockedValueBox(DurableView(state: recovered.state, digest: recovered.headDigest))
     }
+
+    /// The advised wait when the exactly-once table is full: records free up only as maintenance forgets idle
+    /// ones, so a client waits a minute, not the inbox's short delay.
+    static let tableFullRetryMilliseconds = 60_000
 
     /// The durable league, for snapshots and health checks. Any thread.
     var durableView: DurableView { durable.withLockedValue { $0 } }
@@ -109,6 +122,8 @@ final class Engine: @unchecked Sendable {
             return  // the session is being closed; its client re-sends after reconnect
         }
         let mutation = request.mutation
+        let instance = mutation.id.instance
+        let time = now()
         let message: ServerMessage
         if !request.role.permits(mutation.action) {
             metrics.recordRejection(.unauthorized)
@@ -119,19 +134,37 @@ final class Engine: @unchecked Sendable {
                     message: "the \(request.role.rawValue) role may not \(mutation.action.operation)"
                 )
             )
+        } else if state.clientRecord(for: instance) == nil,
+            state.clientRecordCount >= clientRecordPolicy.maximumCount
+        {
+            // Evicting a record younger than the policy's age would let a re-send of its mutations apply twice.
+            metrics.overloaded.increment()
+            if let refusals = tableFullLog.refused(now: .now()) {
+                logger.warning(
+                    "the exactly-once table is full; mutations from new client instances are answered overloaded",
+                    metadata: [
+                        "goal.records": "\(state.clientRecordCount)", "goal.refusals": "\(refusals)",
+                        "goal.hint": "raise clientRecords.maximumCount or lower clientRecords.maximumAgeSeconds",
+                    ]
+                )
+            }
+            message = .overloaded(seq: mutation.id.seq, retryAfterMilliseconds: Self.tableFullRetryMilliseconds)
         } else {
+            let recordsBefore = state.clientRecordCount
             let decision = ConflictEngine.apply(mutation, author: request.author, to: &state)
+            state.markClientRecordUsed(instance, at: time)
+            if state.clientRecordCount != recordsBefore { metrics.clientRecords.set(state.clientRecordCount) }
             switch decision {
             case .commit(let commit):
                 // `encode` computes the chained digest (the changeset's own digest field is not read).
-                var changeset = commit.changeset(time: now(), digest: headDigest)
+                var changeset = commit.changeset(time: time, digest: headDigest)
                 let frame = ChangesetFrame.encode(changeset, previousDigest: headDigest)
                 changeset.digest = frame.digest
                 headDigest = frame.digest
                 openBatch.commits.append(LoggedCommit(changeset: changeset, frame: frame.bytes))
-                openBatch.touchedInstances.insert(mutation.id.instance)
+                openBatch.touchedInstances.insert(instance)
             case .noop, .rejected:
-                openBatch.touchedInstances.insert(mutation.id.instance)
+                openBatch.touchedInstances.insert(instance)
             case .duplicate:
                 break
             }
@@ -143,13 +176,36 @@ final class Engine: @unchecked Sendable {
         writeIfIdle()
     }
 
+    /// Forgets the exactly-once records not used for the policy's age (each instance is then unknown: a mutation
+    /// it sends is processed as new); the store deletes them with the next batch. Any thread.
+    /// - Returns: How many records were forgotten.
+    func forgetIdleClientRecords() async -> Int {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+            queue.async {
+                guard !self.stopping, !self.failed else { return continuation.resume(returning: 0) }
+                let age = self.clientRecordPolicy.maximumAge.components.seconds * 1000
+                let cutoff = Timestamp(millisecondsSince1970: self.now().millisecondsSince1970 &- age)
+                let forgotten = self.state.forgetClientRecords(usedBefore: cutoff)
+                if !forgotten.isEmpty {
+                    self.openBatch.forgottenInstances.formUnion(forgotten)
+                    self.metrics.clientRecordsForgotten.increment(by: Int64(forgotten.count))
+                    if self.openedAt == nil { self.openedAt = .now }
+                    self.writeIfIdle()
+                }
+                self.metrics.clientRecords.set(self.state.clientRecordCount)
+                continuation.resume(returning: forgotten.count)
+            }
+        }
+    }
+
     /// Closes the open batch and starts writing it, unless a write is in flight (then it keeps filling).
     private func writeIfIdle() {
         guard !writing, !failed, !openBatch.isEmpty else { return }
         let batch = ClosedBatch(
             storage: StorageBatch(
                 commits: openBatch.commits,
-                clientRecords: openBatch.touchedInstances.compactMap { state.clientRecord(for: $0) }
+                clientRecords: openBatch.touchedInstances.compactMap { state.clientRecord(for: $0) },
+                forgottenClients: Array(openBatch.forgottenInstances)
             ),
             stateAfter: state,
             digestAfter: headDigest,
@@ -158,7 +214,7 @@ final class Engine: @unchecked Sendable {
         )
         openBatch = OpenBatch()
         openedAt = nil
-        guard batch.storage.commits.isEmpty == false || batch.storage.clientRecords.isEmpty == false else {
+        guard !batch.storage.isEmpty else {
             // Only replies (duplicates of durable results, unauthorized): nothing to persist, nothing in flight.
             publish(batch)
             return

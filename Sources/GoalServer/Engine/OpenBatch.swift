@@ -3,17 +3,19 @@ import GoalStore
 import GoalWire
 
 /// What the engine has decided since the last batch went to the writer: commits (with their frames), the client
-/// instances whose exactly-once records changed, and the answers to send once the batch is durable.
+/// instances whose exactly-once records changed or were forgotten, and the answers to send once the batch is
+/// durable.
 ///
 /// Value type, confined to the engine queue.
 struct OpenBatch {
     var commits: [LoggedCommit] = []
     var touchedInstances: Set<ClientInstanceID> = []
+    var forgottenInstances: Set<ClientInstanceID> = []
     var replies: [DecidedReply] = []
 
-    var isEmpty: Bool { commits.isEmpty && touchedInstances.isEmpty && replies.isEmpty }
+    var isEmpty: Bool { !needsWrite && replies.isEmpty }
     /// True when the store has something to write (replies alone need no transaction).
-    var needsWrite: Bool { !commits.isEmpty || !touchedInstances.isEmpty }
+    var needsWrite: Bool { !commits.isEmpty || !touchedInstances.isEmpty || !forgottenInstances.isEmpty }
 }
 
 /// A batch closed by the engine: the storage batch the writer persists and what becomes visible once it is durable.

@@ -1,8 +1,8 @@
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// Rate-limits the log line for connections refused at the connection cap: a flood of refused connections (the
-/// very case the cap exists for) must not also flood the log. The first refusal is logged at once; later ones at
+/// Rate-limits the log line for refusals at a cap (connections at the connection cap, new client instances at the
+/// exactly-once table's): a flood of refusals (the very case the cap exists for) must not also flood the log. The first refusal is logged at once; later ones at
 /// most once per `interval`, each line counting the refusals it stands for.
 ///
 /// Threading: `Sendable`, lock-protected; called from every event loop. Lifetime: the daemon's.

@@ -35,6 +35,10 @@ final class ServerMetrics: Sendable {
     let inboxDepth: CoreMetrics.Recorder
     let rateLimited: CoreMetrics.Counter
     let overloaded: CoreMetrics.Counter
+    /// Client instances with an exactly-once record (the engine's table).
+    let clientRecords: CoreMetrics.Meter
+    /// Exactly-once records forgotten after their retention age.
+    let clientRecordsForgotten: CoreMetrics.Counter
     private let closesByCode: [UInt16: CoreMetrics.Counter]
     private let otherCloses: CoreMetrics.Counter
 
@@ -81,6 +85,8 @@ final class ServerMetrics: Sendable {
         inboxDepth = CoreMetrics.Recorder(label: "goald_engine_inbox_depth", factory: factory)
         rateLimited = CoreMetrics.Counter(label: "goald_rate_limited_total", factory: factory)
         overloaded = CoreMetrics.Counter(label: "goald_overloaded_total", factory: factory)
+        clientRecords = CoreMetrics.Meter(label: "goald_client_records", factory: factory)
+        clientRecordsForgotten = CoreMetrics.Counter(label: "goald_client_records_forgotten_total", factory: factory)
         var closes: [UInt16: CoreMetrics.Counter] = [:]
         for code in [1000, 1001, 4000, 4001, 4002, 4008, 4010, 4011, 4012, 4029, 4400, 4401, 4403, 4409, 4413, 4426] {
             closes[UInt16(code)] = CoreMetrics.Counter(

@@ -184,6 +184,10 @@ final class LeagueSession: Sendable {
                 )
             }
             return .cannotConnect("mutation \(error.id) was not sent: \(reason); check that goald runs")
+        case .expired:
+            return .outcomeUnknown(
+                "\(error.description); run goal-client tail or list to see whether it was applied"
+            )
         }
     }
 }

@@ -84,6 +84,7 @@ struct EffectiveConfiguration: Sendable {
                 metricsListener: metricsListener(mainPort: port),
                 limits: limits(),
                 retention: retention(),
+                clientRecords: clientRecords(),
                 maintenanceIntervalSeconds: integer("maintenanceIntervalSeconds", in: 1...86_400),
                 eventLoopThreads: integer("eventLoopThreads", in: 0...1_024)
             )
@@ -179,6 +180,14 @@ struct EffectiveConfiguration: Sendable {
                 maximumChangesets: UInt64(positive("retention.maximumChangesets")),
                 maximumAge: .seconds(positive("retention.maximumAgeSeconds")),
                 chunkSize: positive("retention.chunkSize")
+            )
+        }
+
+        private mutating func clientRecords() -> ClientRecordPolicy {
+            let minimum = Int(ClientRecordPolicy.minimumAge.components.seconds)
+            return ClientRecordPolicy(
+                maximumAge: .seconds(integer("clientRecords.maximumAgeSeconds", in: minimum...Int(Int32.max))),
+                maximumCount: positive("clientRecords.maximumCount")
             )
         }
 

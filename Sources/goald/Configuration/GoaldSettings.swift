@@ -8,7 +8,7 @@ enum GoaldSettings {
     static let stateDirKey = "stateDir"
 
     /// Every key.
-    static let all: [Setting] = listener + tls + metrics + limits + retention + process + logging
+    static let all: [Setting] = listener + tls + metrics + limits + retention + clientRecords + process + logging
 
     /// The key named `key`, if any.
     static func setting(_ key: String) -> Setting? { byKey[key] }
@@ -18,6 +18,7 @@ enum GoaldSettings {
     private static let defaults = ServerConfiguration(stateDirectory: "")
     private static let limitDefaults = ServerLimits()
     private static let retentionDefaults = RetentionPolicy.default
+    private static let clientRecordDefaults = ClientRecordPolicy.default
 
     private static let listener: [Setting] = [
         Setting(
@@ -187,12 +188,27 @@ enum GoaldSettings {
         ),
     ]
 
+    private static let clientRecords: [Setting] = [
+        Setting(
+            key: "clientRecords.maximumAgeSeconds",
+            kind: .integer,
+            defaultValue: .int(Int(clientRecordDefaults.maximumAge.components.seconds)),
+            help: "An exactly-once record unused this long is forgotten (at least 604800 s: clients rely on 7 days)."
+        ),
+        Setting(
+            key: "clientRecords.maximumCount",
+            kind: .integer,
+            defaultValue: .int(clientRecordDefaults.maximumCount),
+            help: "The most client instances with a record; past it new instances are answered overloaded."
+        ),
+    ]
+
     private static let process: [Setting] = [
         Setting(
             key: "maintenanceIntervalSeconds",
             kind: .integer,
             defaultValue: .int(defaults.maintenanceIntervalSeconds),
-            help: "How often retention pruning and the WAL checkpoint run."
+            help: "How often retention pruning, forgetting idle client records and the WAL checkpoint run."
         ),
         Setting(
             key: "eventLoopThreads",
