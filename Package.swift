@@ -168,7 +168,7 @@ let package = Package(
         .testTarget(name: "GoalReactiveTests", dependencies: ["GoalReactive"], swiftSettings: strictSettings),
         .testTarget(
             name: "GoalStoreTests",
-            dependencies: ["GoalStore", "GoalModel", "GoalWire"],
+            dependencies: ["GoalStore", "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -171,6 +171,35 @@ struct ClientOutboxTests {
         #expect(h.transport.last.sentSeqs == Array(1...34), "the window moved past 1 and 2")
     }
 
+    /// PROTOCOL.md §6: the server remembers an instance at least 7 days after its last recorded result, so a
+    /// mutation is never sent 7 days or more after its first send; its outcome is unknown.
+    @Test func aMutationFirstSentSevenDaysAgoIsNotSentAgainAndFailsAsExpired() {
+        let h = ClientHarness(jitter: [0])
+        h.start()
+        h.connect(mode: .live, head: 0)
+        let old = Recorder()
+        old.start(h.client.submit(.createPlayer(id: playerA, name: "Ada"), base: 0))
+        h.scheduler.advance()
+        #expect(h.transport.last.sentSeqs == [1])
+        h.deliver(.closed(code: 1006, reason: "dropped"))
+
+        h.scheduler.advance(by: 0.5)
+        h.connect(mode: .live, head: 0)
+        #expect(h.transport.last.sentSeqs == [1], "re-sent within 7 days of its first send")
+        h.deliver(.closed(code: 1006, reason: "dropped"))
+
+        h.scheduler.advance(by: 7 * 86_400 - 0.5)
+        let fresh = Recorder()
+        fresh.start(h.client.submit(.createPlayer(id: playerB, name: "Bo"), base: 0))
+        h.connect(mode: .live, head: 0)
+        #expect(h.transport.last.sentSeqs == [2], "seq 1 is not sent again; seq 2 was never sent")
+        #expect(old.errors == [MutationError(.expired, id: MutationID(instance: h.instance, seq: 1))])
+        #expect(old.errors.first?.description.contains("outcome of mutation") == true)
+        #expect(h.client.pendingMutations.value.map(\.mutation.id.seq) == [2])
+        h.deliver(.ack(seq: 2, revision: 1, noop: false))
+        #expect(fresh.values.map(\.revision) == [1])
+    }
+
     @Test func aTerminalStopFailsQueuedMutationsSayingWhetherTheyWereSent() {
         let h = ClientHarness()
         h.start()

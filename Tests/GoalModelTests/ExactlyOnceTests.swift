@@ -185,3 +185,31 @@ extension League {
         )
     }
 }
+
+/// Issue 14 point 10: the table's records carry when they were last used, and idle ones can be forgotten.
+@Suite("exactly-once records: last use and forgetting")
+struct ClientRecordForgettingTests {
+    @Test("lastUsed never moves back; forgetting removes only records used before the cutoff")
+    func forgetting() {
+        var state = LeagueState()
+        let a = ClientInstanceID("instance-a")!
+        let b = ClientInstanceID("instance-b")!
+        for (instance, seq) in [(a, UInt64(1)), (b, 1)] {
+            let mutation = Mutation(
+                id: MutationID(instance: instance, seq: seq),
+                base: state.revision,
+                action: .createPlayer(id: PlayerID(), name: "\(instance)")
+            )
+            _ = ConflictEngine.apply(mutation, author: "editor", to: &state)
+        }
+        state.markClientRecordUsed(a, at: Timestamp(millisecondsSince1970: 5_000))
+        state.markClientRecordUsed(a, at: Timestamp(millisecondsSince1970: 4_000))
+        state.markClientRecordUsed(b, at: Timestamp(millisecondsSince1970: 2_000))
+        #expect(state.clientRecord(for: a)?.lastUsed == Timestamp(millisecondsSince1970: 5_000), "a clock step back")
+        #expect(state.forgetClientRecords(usedBefore: Timestamp(millisecondsSince1970: 2_000)).isEmpty)
+        #expect(state.forgetClientRecords(usedBefore: Timestamp(millisecondsSince1970: 5_000)) == [b])
+        #expect(state.clientRecordCount == 1)
+        #expect(state.clientRecord(for: b) == nil)
+        #expect(state.clientRecord(for: a)?.lastSeq == 1)
+    }
+}

@@ -70,8 +70,8 @@ struct ClientRecordBoundTests {
         let clock = ManualClock()
         let sweep = ClientRecordSweep()
         let hooks = DaemonTestHooks(clock: { clock.now }, clientRecordSweep: sweep)
-        try await withTestDaemon(hooks: hooks, configure: { $0.clientRecords = ClientRecordPolicy(maximumCount: 2) }) {
-            daemon in
+        let smallTable: (inout ServerConfiguration) -> Void = { $0.clientRecords = ClientRecordPolicy(maximumCount: 2) }
+        try await withTestDaemon(hooks: hooks, configure: smallTable) { daemon in
             let a = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
             let b = try await TestSession.open(daemon, token: daemon.tokens.editor2, stream: .acks)
             let c = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)

@@ -59,6 +59,7 @@ struct LeagueDriver {
     var keepsFrames = true
     private var commits: [LoggedCommit] = []
     private var touched: [ClientInstanceID] = []
+    private var forgotten: [ClientInstanceID] = []
     private var seqs: [ClientInstanceID: UInt64] = [:]
     /// Commit time of revision R: R seconds after the epoch start, so retention tests can reason about ages.
     static func time(of revision: Revision) -> Timestamp {
@@ -91,6 +92,8 @@ struct LeagueDriver {
             action: action
         )
         let decision = ConflictEngine.apply(mutation, author: author, to: &state)
+        // As the server's engine does: the record is stamped with the clock (here: the next commit's time).
+        state.markClientRecordUsed(instance, at: LeagueDriver.time(of: state.revision))
         if !touched.contains(instance) { touched.append(instance) }
         if case .commit(let commit) = decision {
             let draft = commit.changeset(time: LeagueDriver.time(of: commit.revision), digest: .genesis)
@@ -104,12 +107,21 @@ struct LeagueDriver {
         return decision
     }
 
+    /// Forgets the records last used before `cutoff`, as the engine's sweep does; the next batch deletes them.
+    mutating func forgetClientRecords(usedBefore cutoff: Timestamp) -> [ClientInstanceID] {
+        let gone = state.forgetClientRecords(usedBefore: cutoff)
+        forgotten += gone
+        for instance in gone { seqs[instance] = nil }
+        return gone
+    }
+
     /// The batch of everything since the last call.
     mutating func takeBatch() -> StorageBatch {
         let records = touched.compactMap { state.clientRecord(for: $0) }
-        let batch = StorageBatch(commits: commits, clientRecords: records)
+        let batch = StorageBatch(commits: commits, clientRecords: records, forgottenClients: forgotten)
         commits = []
         touched = []
+        forgotten = []
         return batch
     }
 }

@@ -154,6 +154,7 @@ struct ConfigurationLayeringTests {
             ]
         )
         bad.setFlag("retention.chunkSize", .int(0), from: "--set")
+        bad.setFlag("clientRecords.maximumAgeSeconds", .int(86_400), from: "--set")
         let error = await #expect(throws: ConfigurationError.self) { try await EffectiveConfiguration.load(bad) }
         let problems = error?.problems.map(\.description) ?? []
         #expect(problems.contains("port (environment GOALD_PORT): 70000 is out of range; allowed: 0…65535"))
@@ -182,7 +183,13 @@ struct ConfigurationLayeringTests {
         )
         #expect(problems.contains("tls.privateKeyFile: is required when tls.certificateFile is set"))
         #expect(problems.contains("retention.chunkSize (flag --set): 0 must be positive (at least 1)"))
-        #expect(problems.count == 8)
+        #expect(
+            problems.contains(
+                "clientRecords.maximumAgeSeconds (flag --set): 86400 is out of range; allowed: 604800…2147483647"
+            ),
+            "clients rely on 7 days (PROTOCOL.md §6)"
+        )
+        #expect(problems.count == 9)
     }
 
     @Test("a missing --config file or unreadable YAML is named")
