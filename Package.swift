@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "GoalWire", targets: ["GoalWire"]),
         .library(name: "GoalReactive", targets: ["GoalReactive"]),
         .library(name: "GoalStore", targets: ["GoalStore"]),
+        .library(name: "GoalPostgres", targets: ["GoalPostgres"]),
         .library(name: "GoalServer", targets: ["GoalServer"]),
         .library(name: "GoalClient", targets: ["GoalClient"]),
         .library(name: "GoalTransport", targets: ["GoalTransport"]),
@@ -50,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
         // Latency histograms for goal-load only (HOUSE-STYLE: load-test dependencies stay out of the core graph).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Pure domain: no IO, no async, no encoding (GoalWire owns the wire). Imports point down only (DESIGN.md "Layout").
@@ -71,6 +73,17 @@ let package = Package(
         .target(
             name: "GoalStore",
             dependencies: ["GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
+        // The PostgreSQL store (postgres-nio) behind GoalStore's LeagueStorage: its own module so that nothing else
+        // links postgres-nio (goald and the store tests do).
+        .target(
+            name: "GoalPostgres",
+            dependencies: [
+                "GoalModel", "GoalWire", "GoalStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ] + nioProducts,
             swiftSettings: strictSettings
         ),
         // The daemon as a library: NIO + TLS + WebSocket, sessions, engine, writer, hub, auth, limits, metrics.
@@ -118,6 +131,8 @@ let package = Package(
             name: "GoalTestSupport",
             dependencies: [
                 "GoalModel", "GoalWire", "GoalStore", "GoalServer", "GoalTransport", "GoalClient", "GoalReactive",
+                "GoalPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -168,7 +183,11 @@ let package = Package(
         .testTarget(name: "GoalReactiveTests", dependencies: ["GoalReactive"], swiftSettings: strictSettings),
         .testTarget(
             name: "GoalStoreTests",
-            dependencies: ["GoalStore", "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "GoalStore", "GoalModel", "GoalWire", "GoalPostgres", "GoalTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -44,7 +44,7 @@ public struct RetentionPolicy: Hashable, Sendable {
     }
 
     /// The oldest time a kept changeset may have at `now`.
-    func cutoffTime(now: Timestamp) -> Int64 {
+    public func cutoffTime(now: Timestamp) -> Int64 {
         let (seconds, attoseconds) = maximumAge.components
         let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
         guard !milliseconds.overflow else { return Int64.min }
@@ -52,7 +52,7 @@ public struct RetentionPolicy: Hashable, Sendable {
     }
 
     /// The highest revision the count limit prunes (0 for none).
-    func countCutoff(head: Revision) -> Revision {
+    public func countCutoff(head: Revision) -> Revision {
         head > maximumChangesets ? head - maximumChangesets : 0
     }
 }

@@ -1,23 +1,45 @@
 import Foundation
 import GoalModel
+import GoalPostgres
 import GoalStore
+import GoalTestSupport
 import GoalWire
 
-/// The two stores the conformance suite runs against.
+/// The stores the conformance suite runs against: PostgreSQL only when a test server is configured (or required:
+/// `PostgresTestServer`); otherwise its cases are left out and a line on stderr says so.
 enum StorageKind: String, CaseIterable, CustomStringConvertible, Sendable {
     case memory
     case sqlite
+    case postgres
+
+    static var allCases: [StorageKind] {
+        guard PostgresTestServer.isEnabled else {
+            reportSkip
+            return [.memory, .sqlite]
+        }
+        return [.memory, .sqlite, .postgres]
+    }
+
+    /// Said once per process, when the suite's arguments are first listed.
+    private static let reportSkip: Void = {
+        FileHandle.standardError.write(Data("⚠︎ \(PostgresTestServer.skipMessage)\n".utf8))
+    }()
 
     var description: String { rawValue }
 }
 
-/// A store under test plus what "restart" means for it: the SQLite store closes and reopens its file; the
-/// in-memory store keeps its object (its contents live as long as the process).
+/// A store under test plus what "restart" means for it: the SQLite and PostgreSQL stores close and reopen their
+/// database; the in-memory store keeps its object (its contents live as long as the process).
 final class StoreHarness {
     let kind: StorageKind
     let directory: URL
     let retention: RetentionPolicy
     private(set) var storage: any LeagueStorage
+    /// The test's own PostgreSQL database (dropped with the harness).
+    private let postgres: PostgresStoreConfiguration?
+
+    /// The PostgreSQL database of a `.postgres` harness, for a second store on it.
+    var postgresDatabase: PostgresStoreConfiguration? { postgres }
 
     var databasePath: String { directory.appendingPathComponent("league.sqlite").path }
 
@@ -29,21 +51,39 @@ final class StoreHarness {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("league.sqlite").path
         switch kind {
-        case .memory: storage = InMemoryLeagueStorage(retention: retention)
-        case .sqlite: storage = try SQLiteLeagueStorage(path: path, retention: retention)
+        case .memory:
+            postgres = nil
+            storage = InMemoryLeagueStorage(retention: retention)
+        case .sqlite:
+            postgres = nil
+            storage = try SQLiteLeagueStorage(path: path, retention: retention)
+        case .postgres:
+            let database = try PostgresTestServer.makeDatabase()
+            postgres = database
+            storage = try PostgresLeagueStorage(configuration: database, retention: retention)
         }
     }
 
-    /// Closes and reopens the SQLite file; a no-op for the in-memory store.
+    /// Closes and reopens the SQLite file or the PostgreSQL store; a no-op for the in-memory store.
     func reopen() throws {
-        guard kind == .sqlite else { return }
-        try storage.close()
-        storage = try SQLiteLeagueStorage(path: databasePath, retention: retention)
+        switch kind {
+        case .memory:
+            return
+        case .sqlite:
+            try storage.close()
+            storage = try SQLiteLeagueStorage(path: databasePath, retention: retention)
+        case .postgres:
+            guard let postgres else { return }
+            try storage.close()
+            storage = try PostgresLeagueStorage(configuration: postgres, retention: retention)
+        }
     }
 
     deinit {
+        // Cleanup only: the test's assertions are made, and a leftover file or database harms no other test.
         try? storage.close()
         try? FileManager.default.removeItem(at: directory)
+        if let postgres { try? PostgresTestServer.dropDatabase(postgres) }
     }
 }
 

@@ -1,0 +1,60 @@
+public import GoalModel
+public import GoalStore
+import PostgresNIO
+
+/// Pruning the changeset log: one read plans the cut, then small delete transactions interleave with appends.
+/// Only one store at a time prunes a database (a session advisory lock); another finds it taken and skips.
+extension PostgresLeagueStorage {
+    /// An arbitrary constant: the advisory lock the pruning store holds.
+    static let pruneLock: Int64 = 0x676F_616C_6470_726E
+
+    public func prune(now: Timestamp) throws(StorageError) -> PruneReport {
+        let plan: (locked: Bool, range: (Revision, Revision)?) = try writer.withConnection("prune(now:)") {
+            connection in
+            let row = try connection.run("SELECT pg_try_advisory_lock(\(Self.pruneLock))").first
+            guard try row?.decode(Bool.self) == true else { return (false, nil) }
+            return (true, try pruneRange(connection, now: now))
+        }
+        guard plan.locked else {
+            return PruneReport(deleted: 0, oldestRetainedRevision: try logBounds().oldestRetainedRevision)
+        }
+        var deleted = 0
+        do {
+            if let (oldest, cutoff) = plan.range {
+                var start = oldest
+                while start <= cutoff {
+                    let end = PostgresCoding.integer(min(cutoff, start + Revision(retention.chunkSize) - 1))
+                    deleted += try writer.withConnection("prune(now:)") { connection in
+                        try connection.execute("DELETE FROM changesets WHERE revision <= \(end)")
+                    }
+                    start = Revision(end) + 1
+                }
+            }
+        } catch {
+            unlockPruning()
+            throw error
+        }
+        unlockPruning()
+        return PruneReport(deleted: deleted, oldestRetainedRevision: try logBounds().oldestRetainedRevision)
+    }
+
+    private func unlockPruning() {
+        // A lost connection has released the session lock already; nothing else can fail here.
+        _ = try? writer.withConnection("prune(now:)") { connection in
+            try connection.run("SELECT pg_advisory_unlock(\(Self.pruneLock))")
+        }
+    }
+
+    /// The oldest logged revision and the last one to delete; nil when nothing goes.
+    private func pruneRange(_ connection: PostgresConnection, now: Timestamp) throws -> (Revision, Revision)? {
+        let bounds = try PostgresReader.bounds(connection)
+        guard let oldest = bounds.oldestRetainedRevision else { return nil }
+        let cutoffTime = retention.cutoffTime(now: now)
+        let firstYoung = try connection.run(
+            "SELECT revision FROM changesets WHERE time >= \(cutoffTime) ORDER BY revision LIMIT 1"
+        ).first.map { try PostgresCoding.revision(try $0.decode(Int64.self)) }
+        let byAge = firstYoung.map { $0 - 1 } ?? bounds.head
+        let cutoff = max(byAge, retention.countCutoff(head: bounds.head))
+        return cutoff >= oldest ? (oldest, cutoff) : nil
+    }
+}

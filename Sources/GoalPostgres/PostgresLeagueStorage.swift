@@ -1,0 +1,104 @@
+public import GoalModel
+public import GoalStore
+public import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// The league in a PostgreSQL database (postgres-nio): the same tables' meaning as `SQLiteLeagueStorage`, the
+/// schema created and versioned by goald (`PostgresSchema`). Several stores (goald nodes) may share one database:
+/// `append` locks the league row, so commits have one order, and refuses a batch that does not follow the
+/// stored head (`revisionGap`).
+///
+/// Two connections: one for writes (`append`, pruning, tokens, the epoch), one for reads, each used by one caller
+/// at a time and opened again after it was lost. Every call blocks its thread (see `PostgresLink`).
+///
+/// Threading: `Sendable`; as `LeagueStorage` says. Lifetime: from `init` (which connects and migrates) until
+/// `close()`; the store owns one event-loop thread for its connections.
+public final class PostgresLeagueStorage: LeagueStorage {
+    /// Where the store lives (`description` hides the password).
+    public let configuration: PostgresStoreConfiguration
+    let retention: RetentionPolicy
+    let writer: PostgresLink
+    let reader: PostgresLink
+    private let group: MultiThreadedEventLoopGroup
+
+    /// Connects, creates or upgrades the schema, and checks that the league row is readable.
+    /// - Parameters:
+    ///   - configuration: The server, user, password and database.
+    ///   - retention: What `prune(now:)` keeps.
+    ///   - logger: Connection events (connects, reconnects) at debug.
+    /// - Throws: `StorageError` when the server cannot be reached or the schema is newer than this goald.
+    public init(
+        configuration: PostgresStoreConfiguration,
+        retention: RetentionPolicy = .default,
+        logger: Logger = Logger(label: "goald.postgres")
+    ) throws(StorageError) {
+        self.configuration = configuration
+        self.retention = retention
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        writer = PostgresLink(name: "writer", configuration: configuration, eventLoop: loop, logger: logger)
+        reader = PostgresLink(name: "reader", configuration: configuration, eventLoop: loop, logger: logger)
+        do {
+            try writer.withConnection("open") { connection in
+                try PostgresSchema.migrate(connection, epoch: .random())
+                _ = try PostgresReader.bounds(connection)
+            }
+        } catch {
+            close(links: true)
+            throw error
+        }
+    }
+
+    public func recover() throws(StorageError) -> DurableLeague {
+        try reader.withConnection("recover()") { try PostgresReader.recover($0) }
+    }
+
+    public func append(_ batch: StorageBatch) throws(StorageError) {
+        guard !batch.isEmpty else { return }
+        try writer.withConnection("append") { connection in
+            try connection.transaction { try PostgresWriter(connection: connection).append(batch) }
+        }
+    }
+
+    public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
+        try reader.withConnection("backlog(after:upTo:limit:)") { connection in
+            try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                try PostgresReader.backlog(connection, after: after, upTo: upTo, limit: limit)
+            }
+        }
+    }
+
+    public func logBounds() throws(StorageError) -> LogBounds {
+        try reader.withConnection("logBounds()") { try PostgresReader.bounds($0) }
+    }
+
+    /// PostgreSQL checkpoints on its own.
+    public func checkpoint() throws(StorageError) {
+        try reader.withConnection("checkpoint()") { _ in }
+    }
+
+    public func epoch() throws(StorageError) -> LeagueEpoch {
+        try reader.withConnection("epoch()") { try PostgresReader.epoch($0) }
+    }
+
+    public func rotateEpoch() throws(StorageError) -> LeagueEpoch {
+        let epoch = LeagueEpoch.random()
+        _ = try writer.withConnection("rotateEpoch()") { connection in
+            try connection.execute("UPDATE league SET epoch = \(epoch.rawValue) WHERE id = 1")
+        }
+        return epoch
+    }
+
+    public func close() throws(StorageError) {
+        close(links: true)
+    }
+
+    private func close(links: Bool) {
+        writer.close()
+        reader.close()
+        // The group may already be shut down (close is idempotent); nothing is left to release then.
+        try? group.syncShutdownGracefully()
+    }
+}

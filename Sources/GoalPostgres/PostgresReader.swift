@@ -1,0 +1,172 @@
+import GoalModel
+import GoalStore
+import GoalWire
+import NIOCore
+import PostgresNIO
+
+/// The reads of a PostgreSQL store, each on a connection the caller holds; `recover` runs inside one
+/// REPEATABLE READ transaction so it sees one consistent snapshot, as SQLite's read transaction does.
+enum PostgresReader {
+    static func bounds(_ connection: PostgresConnection) throws -> LogBounds {
+        let rows = try connection.run(
+            """
+            SELECT head_revision, head_digest,
+                (SELECT MIN(revision) FROM changesets), (SELECT MAX(revision) FROM changesets)
+            FROM league WHERE id = 1
+            """
+        )
+        guard let row = rows.first else { throw StorageError.inconsistent("the league row is missing") }
+        let (head, digest, oldest, newest) = try row.decode((Int64, ByteBuffer, Int64?, Int64?).self)
+        let revision = try PostgresCoding.revision(head)
+        if let newest, newest != head {
+            throw StorageError.inconsistent("the log ends at revision \(newest) but the head is \(head)")
+        }
+        return LogBounds(
+            oldestRetainedRevision: try oldest.map(PostgresCoding.revision),
+            head: revision,
+            headDigest: try PostgresCoding.digest(digest)
+        )
+    }
+
+    static func epoch(_ connection: PostgresConnection) throws -> LeagueEpoch {
+        guard let row = try connection.run("SELECT epoch FROM league WHERE id = 1").first else {
+            throw StorageError.inconsistent("the league row is missing")
+        }
+        return LeagueEpoch(rawValue: try row.decode(String.self))
+    }
+
+    static func recover(_ connection: PostgresConnection) throws -> DurableLeague {
+        try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            let bounds = try bounds(connection)
+            let epoch = try epoch(connection)
+            let state: LeagueState
+            do {
+                state = try LeagueState(
+                    revision: bounds.head,
+                    players: try players(connection),
+                    matches: try matches(connection),
+                    clientRecords: try clientRecords(connection)
+                )
+            } catch let error as LeagueStateError {
+                throw StorageError.rebuildFailed(error)
+            }
+            return DurableLeague(
+                state: state,
+                headDigest: bounds.headDigest,
+                epoch: epoch,
+                oldestRetainedRevision: bounds.oldestRetainedRevision
+            )
+        }
+    }
+
+    private static func players(_ connection: PostgresConnection) throws -> [Player] {
+        try connection.run("SELECT id, name, name_key, created_rev, created_by, name_rev, name_by FROM players")
+            .map { row in
+                let (id, name, key, createdRev, createdBy, nameRev, nameBy) = try row.decode(
+                    (String, String, String, Int64, String, Int64, String).self
+                )
+                return Player(
+                    id: try PostgresCoding.playerID(id),
+                    name: name,
+                    nameKey: key,
+                    created: try PostgresCoding.stamp(createdRev, createdBy),
+                    nameStamp: try PostgresCoding.stamp(nameRev, nameBy)
+                )
+            }
+    }
+
+    private static func matches(_ connection: PostgresConnection) throws -> [Match] {
+        var sides: [String: ([PlayerID], [PlayerID])] = [:]
+        for row in try connection.run(
+            "SELECT match_id, side, player_id FROM match_players ORDER BY match_id, side, position"
+        ) {
+            let (id, side, player) = try row.decode((String, Int16, String).self)
+            let playerID = try PostgresCoding.playerID(player)
+            if side == 0 {
+                sides[id, default: ([], [])].0.append(playerID)
+            } else {
+                sides[id, default: ([], [])].1.append(playerID)
+            }
+        }
+        return try connection.run(
+            """
+            SELECT id, home_goals, away_goals, created_rev, created_by,
+                home_players_rev, home_players_by, away_players_rev, away_players_by,
+                home_goals_rev, home_goals_by, away_goals_rev, away_goals_by
+            FROM matches
+            """
+        ).map { row in
+            let columns = try row.decode(
+                (String, Int32, Int32, Int64, String, Int64, String, Int64, String, Int64, String, Int64, String).self
+            )
+            let (home, away) = sides[columns.0] ?? ([], [])
+            return Match(
+                id: try PostgresCoding.matchID(columns.0),
+                homePlayers: home,
+                awayPlayers: away,
+                homeGoals: Int(columns.1),
+                awayGoals: Int(columns.2),
+                created: try PostgresCoding.stamp(columns.3, columns.4),
+                stamps: MatchStamps(
+                    homePlayers: try PostgresCoding.stamp(columns.5, columns.6),
+                    awayPlayers: try PostgresCoding.stamp(columns.7, columns.8),
+                    homeGoals: try PostgresCoding.stamp(columns.9, columns.10),
+                    awayGoals: try PostgresCoding.stamp(columns.11, columns.12)
+                )
+            )
+        }
+    }
+
+    private static func clientRecords(_ connection: PostgresConnection) throws -> [ClientRecord] {
+        try connection.run("SELECT instance, last_seq, results, last_used FROM client_records").map { row in
+            let (instance, lastSeq, results, lastUsed) = try row.decode((String, Int64, ByteBuffer, Int64).self)
+            let id = try PostgresCoding.instance(instance)
+            let entries: [ClientRecord.Entry]
+            do {
+                entries = try ClientResultsCoding.decode(PostgresCoding.bytes(results))
+            } catch {
+                throw StorageError.inconsistent("the exactly-once record of \(id) cannot be decoded: \(error)")
+            }
+            return ClientRecord(
+                instance: id,
+                lastSeq: UInt64(clamping: lastSeq),
+                results: entries,
+                lastUsed: Timestamp(millisecondsSince1970: lastUsed)
+            )
+        }
+    }
+
+    static func backlog(
+        _ connection: PostgresConnection,
+        after: Revision,
+        upTo: Revision,
+        limit: Int
+    ) throws -> [LogFrame] {
+        let bounds = try bounds(connection)
+        let last = min(upTo, bounds.head)
+        guard after < last, limit > 0 else { return [] }
+        guard let oldest = bounds.oldestRetainedRevision, after + 1 >= oldest else {
+            throw StorageError.backlogPruned(after: after, oldest: bounds.oldestRetainedRevision)
+        }
+        let from = PostgresCoding.integer(after)
+        let to = PostgresCoding.integer(last)
+        let rows = try connection.run(
+            """
+            SELECT revision, frame FROM changesets WHERE revision > \(from) AND revision <= \(to)
+            ORDER BY revision LIMIT \(Int64(limit))
+            """
+        )
+        var frames: [LogFrame] = []
+        var expected = after + 1
+        for row in rows {
+            let (stored, frame) = try row.decode((Int64, ByteBuffer).self)
+            let revision = try PostgresCoding.revision(stored)
+            guard revision == expected else {
+                throw StorageError.inconsistent("the log skips from revision \(expected - 1) to \(revision)")
+            }
+            frames.append(LogFrame(revision: revision, bytes: PostgresCoding.bytes(frame)))
+            expected += 1
+        }
+        return frames
+    }
+}

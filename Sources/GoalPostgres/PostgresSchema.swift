@@ -1,0 +1,133 @@
+import GoalModel
+import GoalStore
+import PostgresNIO
+
+/// The PostgreSQL schema, as numbered migrations recorded in `goald_schema`. Never edit a shipped migration: add
+/// one. The tables mean what SQLite's do (`SQLiteSchema`): the league row (epoch, head, head digest), entities,
+/// the changeset log with each frame's exact bytes, the exactly-once table, tokens.
+///
+/// Several nodes may start at once: the migrations run in one transaction under a transaction-level advisory
+/// lock, so one node creates the schema and the others find it done.
+enum PostgresSchema {
+    /// Every migration, in order; the index + 1 is its version.
+    static let migrations: [(name: String, sql: [String])] = [
+        (
+            "v1-league",
+            [
+                """
+                CREATE TABLE league (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    epoch TEXT NOT NULL,
+                    head_revision BIGINT NOT NULL CHECK (head_revision >= 0),
+                    head_digest BYTEA NOT NULL CHECK (length(head_digest) = 32)
+                )
+                """,
+                """
+                CREATE TABLE players (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    name_key TEXT NOT NULL UNIQUE,
+                    created_rev BIGINT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    name_rev BIGINT NOT NULL,
+                    name_by TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE matches (
+                    id TEXT PRIMARY KEY,
+                    home_goals INTEGER NOT NULL,
+                    away_goals INTEGER NOT NULL,
+                    created_rev BIGINT NOT NULL,
+                    created_by TEXT NOT NULL,
+                    home_players_rev BIGINT NOT NULL,
+                    home_players_by TEXT NOT NULL,
+                    away_players_rev BIGINT NOT NULL,
+                    away_players_by TEXT NOT NULL,
+                    home_goals_rev BIGINT NOT NULL,
+                    home_goals_by TEXT NOT NULL,
+                    away_goals_rev BIGINT NOT NULL,
+                    away_goals_by TEXT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE match_players (
+                    match_id TEXT NOT NULL REFERENCES matches (id) ON DELETE CASCADE,
+                    side SMALLINT NOT NULL CHECK (side IN (0, 1)),
+                    position INTEGER NOT NULL,
+                    player_id TEXT NOT NULL REFERENCES players (id),
+                    PRIMARY KEY (match_id, side, position)
+                )
+                """,
+                "CREATE INDEX match_players_player ON match_players (player_id)",
+                """
+                CREATE TABLE changesets (
+                    revision BIGINT PRIMARY KEY,
+                    author TEXT NOT NULL,
+                    time BIGINT NOT NULL,
+                    digest BYTEA NOT NULL CHECK (length(digest) = 32),
+                    client_instance TEXT,
+                    seq BIGINT,
+                    frame BYTEA NOT NULL
+                )
+                """,
+                "CREATE INDEX changesets_time ON changesets (time)",
+                """
+                CREATE TABLE client_records (
+                    instance TEXT PRIMARY KEY,
+                    last_seq BIGINT NOT NULL,
+                    results BYTEA NOT NULL,
+                    last_used BIGINT NOT NULL
+                )
+                """,
+                """
+                CREATE TABLE tokens (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    role TEXT NOT NULL,
+                    secret_hash BYTEA NOT NULL UNIQUE CHECK (length(secret_hash) = 32),
+                    created BIGINT NOT NULL,
+                    revoked BIGINT
+                )
+                """,
+            ]
+        )
+    ]
+
+    /// An arbitrary constant: the advisory lock every goald takes while it migrates.
+    static let migrationLock: Int64 = 0x676F_616C_6473_6368
+
+    /// Creates or upgrades the schema; a database whose schema is newer than this goald is refused.
+    static func migrate(_ connection: PostgresConnection, epoch: LeagueEpoch) throws {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS goald_schema (
+                    version INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )
+                """
+            )
+            let applied = try connection.run("SELECT COALESCE(MAX(version), 0) FROM goald_schema")
+            let version = try applied.first?.decode(Int32.self) ?? 0
+            guard Int(version) <= migrations.count else {
+                throw StorageError.schemaTooNew(path: "PostgreSQL schema version \(version)")
+            }
+            for (index, migration) in migrations.enumerated() where index + 1 > Int(version) {
+                for statement in migration.sql {
+                    try connection.execute(PostgresQuery(unsafeSQL: statement))
+                }
+                let number = Int32(index + 1)
+                try connection.execute("INSERT INTO goald_schema (version, name) VALUES (\(number), \(migration.name))")
+                if index == 0 {
+                    let genesis = ByteBuffer(bytes: Digest.genesis.bytes)
+                    try connection.execute(
+                        "INSERT INTO league (id, epoch, head_revision, head_digest) VALUES (1, \(epoch.rawValue), 0, \(genesis))"
+                    )
+                }
+            }
+        }
+    }
+}
