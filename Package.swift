@@ -144,7 +144,7 @@ let package = Package(
         .executableTarget(
             name: "goald",
             dependencies: [
-                "GoalServer", "GoalStore", "GoalModel",
+                "GoalServer", "GoalStore", "GoalModel", "GoalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,7 +193,7 @@ let package = Package(
         .testTarget(
             name: "GoalServerTests",
             dependencies: [
-                "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel",
+                "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
             ] + nioProducts,
@@ -226,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "GoaldTests",
             dependencies: [
-                "goald", "GoalServer", "GoalStore", "GoalTestSupport",
+                "goald", "GoalServer", "GoalStore", "GoalTestSupport", "GoalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -35,7 +35,7 @@ func mode(of path: String) throws -> Int {
 }
 
 /// Commits `names` as new players through the real conflict engine and appends them as one batch.
-func addPlayers(_ names: [String], to storage: SQLiteLeagueStorage) throws {
+func addPlayers(_ names: [String], to storage: any LeagueStorage) throws {
     let league = try storage.recover()
     var state = league.state
     var digest = league.headDigest

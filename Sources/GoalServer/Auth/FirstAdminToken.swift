@@ -16,7 +16,7 @@ extension TokenAdministration {
     /// - Returns: The secret when a new one was made by this call (show it only on a TTY); nil otherwise.
     /// - Throws: `adminTokenFile` (unsafe or malformed file, cannot write), `nameTaken`, `storage`.
     public static func ensureFirstAdminToken(
-        storage: SQLiteLeagueStorage,
+        storage: any LeagueStorage,
         path: String,
         logger: Logger
     ) throws(TokenAdministrationError) -> TokenSecret? {

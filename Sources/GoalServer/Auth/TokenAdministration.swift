@@ -26,14 +26,13 @@ public struct TokenAdministration: Sendable {
     /// The longest token name, in characters.
     public static let maximumNameLength = 64
 
-    private let storage: SQLiteLeagueStorage
+    private let storage: any LeagueStorage
     private let now: @Sendable () -> Timestamp
 
     /// - Parameters:
     ///   - storage: The open store.
     ///   - now: The clock stamping `created` and `revoked` (tests pass a fixed one).
-    public init(storage: SQLiteLeagueStorage, now: @escaping @Sendable () -> Timestamp = TokenAdministration.wallClock)
-    {
+    public init(storage: any LeagueStorage, now: @escaping @Sendable () -> Timestamp = TokenAdministration.wallClock) {
         self.storage = storage
         self.now = now
     }

@@ -37,7 +37,7 @@ public struct TokenSecret: Hashable, Sendable, CustomStringConvertible {
     /// SHA-256 of the text: what the store keeps.
     public var hash: [UInt8] { Self.hash(presented: text) }
 
-    /// SHA-256 of whatever a client presented, for the token lookup (`SQLiteLeagueStorage.token(secretHash:)`).
+    /// SHA-256 of whatever a client presented, for the token lookup (`LeagueStorage.token(secretHash:)`).
     public static func hash(presented: String) -> [UInt8] { Array(SHA256.hash(data: Array(presented.utf8))) }
 
     public var description: String { "TokenSecret(<redacted>)" }

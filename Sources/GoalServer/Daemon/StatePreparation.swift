@@ -7,8 +7,9 @@ public import Logging
 /// Value type, `Sendable`. The store and the state lock stay open until `close()` (or until the lock is released
 /// when the last copy goes away); the daemon owns them after it is built.
 public struct PreparedState: Sendable {
-    /// The open SQLite store (WAL, `synchronous = FULL`, asserted when it opened).
-    public var storage: SQLiteLeagueStorage
+    /// The open store: SQLite in the state directory (WAL, `synchronous = FULL`, asserted when it opened), or the
+    /// one the executable opened (PostgreSQL).
+    public var storage: any LeagueStorage
     /// The listener's certificate chain and key.
     public var tls: TLSMaterial
     /// The first admin token's secret, only when this start created it (show it only on a TTY).
@@ -16,7 +17,7 @@ public struct PreparedState: Sendable {
     /// The exclusive lock on the state directory, held while the daemon lives.
     public var lock: StateDirectoryLock
 
-    public init(storage: SQLiteLeagueStorage, tls: TLSMaterial, firstAdminToken: String?, lock: StateDirectoryLock) {
+    public init(storage: any LeagueStorage, tls: TLSMaterial, firstAdminToken: String?, lock: StateDirectoryLock) {
         self.storage = storage
         self.tls = tls
         self.firstAdminToken = firstAdminToken
@@ -30,6 +31,20 @@ public struct PreparedState: Sendable {
     }
 }
 
+/// How goald opens a store other than the SQLite file in its state directory (PostgreSQL): the executable, which
+/// links the store's module, supplies it. Value type, `Sendable`.
+public struct ExternalStore: Sendable {
+    /// Where the store is, for the log (never a password).
+    public var description: String
+    /// Opens the store (connects, creates or upgrades its schema).
+    public var open: @Sendable () throws(StorageError) -> any LeagueStorage
+
+    public init(description: String, open: @escaping @Sendable () throws(StorageError) -> any LeagueStorage) {
+        self.description = description
+        self.open = open
+    }
+}
+
 /// The start-up steps before any socket: state directory, lock, store, TLS, first admin token.
 ///
 /// Stateless; `prepare` does blocking IO on the calling thread. Order matters and is fixed: the directory (0700),
@@ -40,8 +55,13 @@ public enum StatePreparation {
     /// Runs the steps.
     /// - Returns: The prepared state.
     /// - Throws: `StatePreparationError` naming the step and what went wrong; anything opened is closed again.
+    /// - Parameters:
+    ///   - configuration: The daemon's configuration.
+    ///   - store: A store to open instead of the state directory's SQLite file.
+    ///   - logger: Where each step reports.
     public static func prepare(
         _ configuration: ServerConfiguration,
+        store: ExternalStore? = nil,
         logger: Logger
     ) throws(StatePreparationError) -> PreparedState {
         do {
@@ -55,28 +75,36 @@ public enum StatePreparation {
         } catch {
             throw .locked(error)
         }
-        let storage: SQLiteLeagueStorage
-        do {
-            storage = try SQLiteLeagueStorage(path: configuration.databasePath, retention: configuration.retention)
+        let storage: any LeagueStorage
+        do throws(StorageError) {
+            if let store {
+                storage = try store.open()
+            } else {
+                storage = try SQLiteLeagueStorage(path: configuration.databasePath, retention: configuration.retention)
+            }
         } catch {
             lock.release()
             throw .storage(error)
         }
         do throws(StatePreparationError) {
-            let settings: DurabilitySettings
-            do {
-                settings = try storage.durabilitySettings()
-            } catch {
-                throw .storage(error)
+            if let store {
+                logger.info("goald.store.opened", metadata: ["goal.store": "\(store.description)"])
+            } else if let sqlite = storage as? SQLiteLeagueStorage {
+                let settings: DurabilitySettings
+                do {
+                    settings = try sqlite.durabilitySettings()
+                } catch {
+                    throw .storage(error)
+                }
+                logger.info(
+                    "goald.store.opened",
+                    metadata: [
+                        "goal.store.path": "\(configuration.databasePath)",
+                        "goal.store.synchronous": "\(settings.synchronous)",
+                        "goal.store.journal_mode": "\(settings.journalMode)",
+                    ]
+                )
             }
-            logger.info(
-                "goald.store.opened",
-                metadata: [
-                    "goal.store.path": "\(configuration.databasePath)",
-                    "goal.store.synchronous": "\(settings.synchronous)",
-                    "goal.store.journal_mode": "\(settings.journalMode)",
-                ]
-            )
             let tls = try loadTLS(configuration, logger: logger)
             let secret = try adminToken(configuration, storage: storage, logger: logger)
             return PreparedState(storage: storage, tls: tls, firstAdminToken: secret?.text, lock: lock)
@@ -109,7 +137,7 @@ public enum StatePreparation {
 
     private static func adminToken(
         _ configuration: ServerConfiguration,
-        storage: SQLiteLeagueStorage,
+        storage: any LeagueStorage,
         logger: Logger
     ) throws(StatePreparationError) -> TokenSecret? {
         do {

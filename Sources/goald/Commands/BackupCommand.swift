@@ -19,7 +19,14 @@ extension Goald {
         func run() async throws { try await run(in: .live()) }
 
         func run(in context: CommandContext) async throws {
-            let configuration = try await context.configuration(state: state).server
+            let effective = try await context.configuration(state: state)
+            if let postgres = effective.postgres {
+                throw CommandFailure(
+                    "goald backup copies the SQLite store; the league is in PostgreSQL (\(postgres)): back it up "
+                        + "with pg_dump"
+                )
+            }
+            let configuration = effective.server
             let destination = ConfigurationLoader.absolutePath(file, in: context.workingDirectory)
             try StoreAccess.withStorage(configuration, create: false) { storage in try storage.backup(to: destination) }
             let summary = try SQLiteLeagueStorage.validateBackup(at: destination)
@@ -44,7 +51,14 @@ extension Goald {
         func run() async throws { try await run(in: .live()) }
 
         func run(in context: CommandContext) async throws {
-            let configuration = try await context.configuration(state: state).server
+            let effective = try await context.configuration(state: state)
+            if let postgres = effective.postgres {
+                throw CommandFailure(
+                    "goald restore replaces the SQLite store; the league is in PostgreSQL (\(postgres)): restore it "
+                        + "with pg_restore"
+                )
+            }
+            let configuration = effective.server
             let source = ConfigurationLoader.absolutePath(file, in: context.workingDirectory)
             try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
             let lock = try StateDirectoryLock.acquire(directory: configuration.stateDirectory)

@@ -10,6 +10,8 @@ struct ServeBanner: Sendable {
     var firstAdminToken: String?
     /// True when standard output is a terminal: only then is a new admin token's secret printed.
     var showSecret: Bool
+    /// The PostgreSQL store, when the league is not in the state directory's SQLite file.
+    var externalStore: String? = nil
 
     var lines: [String] {
         let url = ConnectInstructions.serverURL(host: addresses.host, port: addresses.port)
@@ -17,6 +19,9 @@ struct ServeBanner: Sendable {
             "goald is listening on \(url)/v1/stream",
             "  state directory:  \(configuration.stateDirectory)",
         ]
+        if let externalStore {
+            lines.append("  store:            \(externalStore)")
+        }
         if let authorityCertificatePath {
             lines.append("  CA certificate:   \(authorityCertificatePath)  (development CA made by goald)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import GoalPostgres
 import GoalServer
 import Logging
 import Metrics
@@ -57,7 +58,8 @@ extension Goald {
         static func serve(_ configuration: EffectiveConfiguration, context: CommandContext, logger: Logger) async throws
         {
             let server = configuration.server
-            let prepared = try StatePreparation.prepare(server, logger: logger)
+            let store = configuration.postgres.map { StoreAccess.external($0, retention: server.retention) }
+            let prepared = try StatePreparation.prepare(server, store: store, logger: logger)
             // swift-metrics from every library lands in the registry the daemon serves on /metrics.
             let registry = PrometheusCollectorRegistry()
             MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
@@ -91,7 +93,8 @@ extension Goald {
                         fingerprint: prepared.tls.fingerprint,
                         authorityCertificatePath: prepared.tls.authorityCertificatePath,
                         firstAdminToken: prepared.firstAdminToken,
-                        showSecret: context.standardOutputIsTerminal
+                        showSecret: context.standardOutputIsTerminal,
+                        externalStore: configuration.postgres?.description
                     )
                     for line in banner.lines { context.output(line) }
                     return false

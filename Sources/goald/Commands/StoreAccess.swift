@@ -1,9 +1,41 @@
 import Foundation
+import GoalPostgres
 import GoalServer
 import GoalStore
 
 /// Opening the store for one command (`token`, `backup`) and closing it again, whatever happens.
 enum StoreAccess {
+    /// The PostgreSQL store of `configuration`, as `StatePreparation` opens it.
+    static func external(_ configuration: PostgresStoreConfiguration, retention: RetentionPolicy) -> ExternalStore {
+        ExternalStore(description: configuration.description) { () throws(StorageError) -> any LeagueStorage in
+            try PostgresLeagueStorage(configuration: configuration, retention: retention)
+        }
+    }
+
+    /// Opens the store (PostgreSQL when `configuration.postgres` is set, else the state directory's SQLite file),
+    /// runs `body`, closes.
+    /// - Parameter create: Whether a missing SQLite database (and state directory, 0700) may be created; when
+    ///   false, a missing database is an error naming the path.
+    static func withStore<T>(
+        _ configuration: EffectiveConfiguration,
+        create: Bool,
+        _ body: (any LeagueStorage) throws -> T
+    ) throws -> T {
+        guard let postgres = configuration.postgres else {
+            return try withStorage(configuration.server, create: create, body)
+        }
+        let storage = try PostgresLeagueStorage(configuration: postgres, retention: configuration.server.retention)
+        do {
+            let result = try body(storage)
+            try storage.close()
+            return result
+        } catch {
+            // The body's error is the one to report; the store is being abandoned either way.
+            try? storage.close()
+            throw error
+        }
+    }
+
     /// Opens `configuration.databasePath`, runs `body`, closes.
     /// - Parameter create: Whether a missing database (and state directory, 0700) may be created; when false, a
     ///   missing database is an error naming the path.

@@ -68,7 +68,7 @@ extension Goald.Token {
 
         func run(in context: CommandContext) async throws {
             let configuration = try await context.configuration(state: state)
-            let created = try StoreAccess.withStorage(configuration.server, create: true) { storage in
+            let created = try StoreAccess.withStore(configuration, create: true) { storage in
                 try TokenAdministration(storage: storage).create(name: name, role: role.role)
             }
             guard context.standardOutputIsTerminal else {
@@ -101,7 +101,7 @@ extension Goald.Token {
 
         func run(in context: CommandContext) async throws {
             let configuration = try await context.configuration(state: state)
-            let tokens = try StoreAccess.withStorage(configuration.server, create: false) { storage in
+            let tokens = try StoreAccess.withStore(configuration, create: false) { storage in
                 try TokenAdministration(storage: storage).list()
             }
             if json {
@@ -127,7 +127,7 @@ extension Goald.Token {
 
         func run(in context: CommandContext) async throws {
             let configuration = try await context.configuration(state: state)
-            let revocation = try StoreAccess.withStorage(configuration.server, create: false) { storage in
+            let revocation = try StoreAccess.withStore(configuration, create: false) { storage in
                 try TokenAdministration(storage: storage).revoke(name: name)
             }
             let token = revocation.token

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import GoalPostgres
 import GoalServer
 import GoalStore
 import Logging
@@ -10,6 +11,9 @@ import Logging
 /// Value type, `Sendable`.
 struct EffectiveConfiguration: Sendable {
     var server: ServerConfiguration
+    /// The PostgreSQL store, when `store.url` is set (with its password resolved); nil: SQLite in the state
+    /// directory.
+    var postgres: PostgresStoreConfiguration?
     var logLevel: Logger.Level
     var logFormat: LogFormat
     /// Every key, in `GoaldSettings.all` order.
@@ -35,6 +39,7 @@ struct EffectiveConfiguration: Sendable {
         }
         return EffectiveConfiguration(
             server: configuration.server,
+            postgres: configuration.postgres,
             logLevel: configuration.level,
             logFormat: configuration.format,
             settings: settings,
@@ -60,7 +65,9 @@ struct EffectiveConfiguration: Sendable {
             ConfigurationLoader.absolutePath(text, in: workingDirectory, home: home)
         }
 
-        mutating func build() -> (server: ServerConfiguration, level: Logger.Level, format: LogFormat)? {
+        mutating func build() -> (
+            server: ServerConfiguration, postgres: PostgresStoreConfiguration?, level: Logger.Level, format: LogFormat
+        )? {
             let host = text("host") ?? ""
             if host.isEmpty { problem("host", "must not be empty") }
             let port = integer("port", in: 0...65_535)
@@ -99,8 +106,44 @@ struct EffectiveConfiguration: Sendable {
             let formatText = text("log.format") ?? "text"
             let format = LogFormat(rawValue: formatText.lowercased())
             if format == nil { problem("log.format", "\"\(formatText)\" is not text or json") }
+            let postgres = postgresStore()
             guard let level, let format else { return nil }
-            return (configuration, level, format)
+            return (configuration, postgres, level, format)
+        }
+
+        /// The PostgreSQL store of `store.url`; its password from the URL only when the URL came from the environment
+        /// or the file (never a flag), else from `store.password` or `store.passwordFile`.
+        private mutating func postgresStore() -> PostgresStoreConfiguration? {
+            guard let url = text("store.url"), let resolved = byKey["store.url"] else { return nil }
+            var configuration: PostgresStoreConfiguration
+            do {
+                configuration = try PostgresStoreConfiguration(url: url)
+            } catch {
+                problem("store.url", error.description)
+                return nil
+            }
+            if configuration.password != nil, resolved.layer == .flags {
+                problem(
+                    "store.url",
+                    "a password on the command line is visible to every user; put it in GOALD_STORE_PASSWORD or "
+                        + "store.passwordFile"
+                )
+                return nil
+            }
+            if configuration.password == nil {
+                if let password = text("store.password") {
+                    configuration.password = password
+                } else if let file = text("store.passwordFile") {
+                    do {
+                        let contents = try String(contentsOfFile: path(file), encoding: .utf8)
+                        configuration.password = String(contents.prefix { $0 != "\n" && $0 != "\r" })
+                    } catch {
+                        problem("store.passwordFile", "cannot read \(path(file)): \(error.localizedDescription)")
+                        return nil
+                    }
+                }
+            }
+            return configuration
         }
 
         private mutating func tlsSource() -> ServerConfiguration.TLSSource {

@@ -8,7 +8,8 @@ enum GoaldSettings {
     static let stateDirKey = "stateDir"
 
     /// Every key.
-    static let all: [Setting] = listener + tls + metrics + limits + retention + clientRecords + process + logging
+    static let all: [Setting] =
+        listener + store + tls + metrics + limits + retention + clientRecords + process + logging
 
     /// The key named `key`, if any.
     static func setting(_ key: String) -> Setting? { byKey[key] }
@@ -49,6 +50,31 @@ enum GoaldSettings {
             help: "Extra DNS names or IP addresses the generated server certificate covers (besides localhost, "
                 + "127.0.0.1, ::1).",
             flag: "--public-host"
+        ),
+    ]
+
+    private static let store: [Setting] = [
+        Setting(
+            key: "store.url",
+            kind: .string,
+            defaultValue: nil,
+            help: "PostgreSQL store: postgres://USER@HOST[:PORT]/DATABASE[?sslmode=require]. Unset: SQLite in the "
+                + "state directory. The password comes from GOALD_STORE_PASSWORD or store.passwordFile, never a flag.",
+            flag: "--store"
+        ),
+        Setting(
+            key: "store.passwordFile",
+            kind: .string,
+            defaultValue: nil,
+            help: "A file holding the PostgreSQL password (its first line)."
+        ),
+        Setting(
+            key: "store.password",
+            kind: .string,
+            defaultValue: nil,
+            help: "The PostgreSQL password; secret: never printed. Environment or file only.",
+            flag: nil,
+            isSecret: true
         ),
     ]
 

@@ -27,6 +27,9 @@ struct StateOptions: ParsableArguments {
     )
     var overrides: [String] = []
 
+    @Option(name: .customLong("store"), help: SettingHelp.help(for: "store.url", valueName: "postgres-url"))
+    var store: String?
+
     func validate() throws {
         for override in overrides { _ = try Self.parseOverride(override) }
     }
@@ -40,6 +43,9 @@ struct StateOptions: ParsableArguments {
         }
         if let stateDirectory {
             sources.setFlag(GoaldSettings.stateDirKey, .string(stateDirectory), from: "--state-dir")
+        }
+        if let store {
+            sources.setFlag("store.url", .string(store), from: "--store")
         }
     }
 

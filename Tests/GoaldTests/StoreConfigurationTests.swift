@@ -1,0 +1,117 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import GoalPostgres
+import GoalServer
+import GoalStore
+import GoalTestSupport
+import Testing
+
+@testable import goald
+
+/// `store.url` (`--store`, `GOALD_STORE_URL`): the PostgreSQL store, its password never from a flag.
+@Suite("goald: the PostgreSQL store's configuration")
+struct StoreConfigurationTests {
+    private func load(
+        _ directory: TemporaryDirectory,
+        environment: [String: String] = [:],
+        flags: [String: String] = [:]
+    ) async throws(ConfigurationError) -> EffectiveConfiguration {
+        var sources = ConfigurationSources(
+            environment: ["HOME": directory.path].merging(environment) { $1 },
+            workingDirectory: directory.path
+        )
+        for (key, value) in flags { sources.setFlag(key, .string(value), from: "--store") }
+        return try await EffectiveConfiguration.load(sources)
+    }
+
+    @Test("unset: SQLite in the state directory, as before")
+    func defaultIsSQLite() async throws {
+        #expect(try await load(try TemporaryDirectory()).postgres == nil)
+    }
+
+    @Test("--store with the password from GOALD_STORE_PASSWORD")
+    func flagAndEnvironmentPassword() async throws {
+        let loaded = try await load(
+            try TemporaryDirectory(),
+            environment: ["GOALD_STORE_PASSWORD": "pw"],
+            flags: ["store.url": "postgres://goald@db.example/goal"]
+        )
+        #expect(
+            loaded.postgres
+                == PostgresStoreConfiguration(host: "db.example", username: "goald", password: "pw", database: "goal")
+        )
+    }
+
+    @Test("a password in the URL is taken from the environment, refused on the command line")
+    func passwordOnTheCommandLine() async throws {
+        let directory = try TemporaryDirectory()
+        let fromEnvironment = try await load(directory, environment: ["GOALD_STORE_URL": "postgres://u:pw@h/db"])
+        #expect(fromEnvironment.postgres?.password == "pw")
+        let error = await #expect(throws: ConfigurationError.self) {
+            try await load(directory, flags: ["store.url": "postgres://u:pw@h/db"])
+        }
+        let problems = error?.problems.map(\.description) ?? []
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("store.url (flag --store): a password on the command line") == true)
+        #expect(problems.first?.contains("pw@") == false)
+    }
+
+    @Test("the password file's first line; an unreadable file and a bad URL are named")
+    func passwordFileAndBadURL() async throws {
+        let directory = try TemporaryDirectory()
+        try "s3cret\nignored\n".write(toFile: directory.file("pg-password"), atomically: true, encoding: .utf8)
+        let loaded = try await load(
+            directory,
+            environment: ["GOALD_STORE_URL": "postgres://u@h/db", "GOALD_STORE_PASSWORD_FILE": "pg-password"]
+        )
+        #expect(loaded.postgres?.password == "s3cret")
+
+        let missing = await #expect(throws: ConfigurationError.self) {
+            try await load(
+                directory,
+                environment: ["GOALD_STORE_URL": "postgres://u@h/db", "GOALD_STORE_PASSWORD_FILE": "nowhere"]
+            )
+        }
+        #expect(missing?.problems.first?.description.hasPrefix("store.passwordFile (environment") == true)
+        let bad = await #expect(throws: ConfigurationError.self) {
+            try await load(directory, environment: ["GOALD_STORE_URL": "mysql://u@h/db"])
+        }
+        #expect(bad?.problems.first?.description.contains("must start with postgres://") == true)
+    }
+}
+
+/// `goald token` against a PostgreSQL URL: tokens live in the store, reachable from any machine.
+@Suite(
+    "goald token on PostgreSQL",
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+)
+struct PostgresTokenCommandTests {
+    @Test("token create, list and revoke work against --store; the password comes from the environment")
+    func tokensInPostgres() async throws {
+        let database = try PostgresTestServer.makeDatabase()
+        defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
+        let directory = try TemporaryDirectory()
+        var url = database
+        url.password = nil
+        let arguments = ["--state-dir", directory.file("state"), "--store", url.description]
+        let environment = ["HOME": directory.path, "GOALD_STORE_PASSWORD": database.password ?? ""]
+        func run(_ words: [String]) async throws -> String {
+            let command = try #require(try Goald.parseAsRoot(words + arguments) as? any GoaldRunnable)
+            let output = OutputCapture()
+            try await command.run(
+                in: output.context(environment: environment, workingDirectory: directory.path, terminal: false)
+            )
+            return output.text
+        }
+        let secret = try await run(["token", "create", "--name", "carol", "--role", "editor"])
+        #expect(try await run(["token", "list"]).contains("carol"))
+        #expect(try await run(["token", "revoke", "carol"]).hasPrefix("Revoked token \"carol\""))
+
+        let storage = try PostgresLeagueStorage(configuration: database)
+        defer { try? storage.close() }  // cleanup only
+        let stored = try #require(try storage.token(secretHash: TokenSecret.hash(presented: secret)))
+        #expect(stored.name == "carol" && stored.isRevoked)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("state/goald.sqlite")), "no SQLite file made")
+    }
+}
