@@ -32,7 +32,19 @@ struct PostgresWriter {
         for instance in batch.forgottenClients {
             try connection.execute("DELETE FROM client_records WHERE instance = \(instance.rawValue)")
         }
-        for record in batch.clientRecords {
+        try write(batch.clientRecords)
+        if let last = batch.commits.last {
+            let revision = PostgresCoding.integer(last.revision)
+            let digest = ByteBuffer(bytes: last.changeset.digest.bytes)
+            try connection.execute(
+                "UPDATE league SET head_revision = \(revision), head_digest = \(digest) WHERE id = 1"
+            )
+        }
+    }
+
+    /// Inserts or replaces exactly-once records.
+    func write(_ records: [ClientRecord]) throws {
+        for record in records {
             let results = ByteBuffer(bytes: ClientResultsCoding.encode(record.results))
             let lastSeq = Int64(clamping: record.lastSeq)
             let lastUsed = record.lastUsed.millisecondsSince1970
@@ -45,16 +57,9 @@ struct PostgresWriter {
                 """
             )
         }
-        if let last = batch.commits.last {
-            let revision = PostgresCoding.integer(last.revision)
-            let digest = ByteBuffer(bytes: last.changeset.digest.bytes)
-            try connection.execute(
-                "UPDATE league SET head_revision = \(revision), head_digest = \(digest) WHERE id = 1"
-            )
-        }
     }
 
-    private func insertLogRow(_ commit: LoggedCommit) throws {
+    func insertLogRow(_ commit: LoggedCommit) throws {
         let changeset = commit.changeset
         let revision = PostgresCoding.integer(changeset.revision)
         let digest = ByteBuffer(bytes: changeset.digest.bytes)
@@ -86,7 +91,7 @@ struct PostgresWriter {
         }
     }
 
-    private func upsert(_ player: Player) throws {
+    func upsert(_ player: Player) throws {
         let createdRev = PostgresCoding.integer(player.created.revision)
         let nameRev = PostgresCoding.integer(player.nameStamp.revision)
         try connection.execute(
@@ -102,7 +107,7 @@ struct PostgresWriter {
         )
     }
 
-    private func upsert(_ match: Match) throws {
+    func upsert(_ match: Match) throws {
         let stamps = match.stamps
         func rev(_ stamp: FieldStamp) -> Int64 { PostgresCoding.integer(stamp.revision) }
         try connection.execute(

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The goald executable: `serve` (the default), `token`, `check-config`, `backup`, `restore`.
+/// The goald executable: `serve` (the default), `token`, `check-config`, `backup`, `restore`, `migrate`.
 ///
 /// Thin: each subcommand turns its options into a configuration through `EffectiveConfiguration.load` and calls
 /// GoalServer / GoalStore. Each has `run()` for the process and `run(in:)` for tests (their own environment and
@@ -25,7 +25,7 @@ struct Goald: AsyncParsableCommand {
             in --set. Config/goald.yaml explains each key.
             \(SettingHelp.keyTable)
             """,
-        subcommands: [Serve.self, Token.self, CheckConfig.self, Backup.self, Restore.self],
+        subcommands: [Serve.self, Token.self, CheckConfig.self, Backup.self, Restore.self, Migrate.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import GoalModel
 import GoalPostgres
 import GoalServer
 import GoalStore
@@ -113,5 +114,65 @@ struct PostgresTokenCommandTests {
         let stored = try #require(try storage.token(secretHash: TokenSecret.hash(presented: secret)))
         #expect(stored.name == "carol" && stored.isRevoked)
         #expect(!FileManager.default.fileExists(atPath: directory.file("state/goald.sqlite")), "no SQLite file made")
+    }
+}
+
+/// `goald migrate --from FILE --to postgres://…` (issue 15 point 6).
+@Suite(
+    "goald migrate into PostgreSQL",
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+)
+struct MigrateCommandTests {
+    @Test("the copy recovers to the source's league with the same log bytes and epoch; a second run is refused")
+    func migrateCopiesTheLeague() async throws {
+        let database = try PostgresTestServer.makeDatabase()
+        defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
+        let directory = try TemporaryDirectory()
+        let path = directory.file("goald.sqlite")
+        let source = try SQLiteLeagueStorage(path: path)
+        try addPlayers(["Ada", "Bea", "Cy"], to: source)
+        try addPlayers(["Dee"], to: source)
+        try source.createToken(
+            StoredToken(
+                name: "alice",
+                role: .editor,
+                secretHash: TokenSecret.hash(presented: "gt_migrate-test"),
+                created: Timestamp(millisecondsSince1970: 1_767_225_600_000),
+                revoked: nil
+            )
+        )
+        let league = try source.recover()
+        let log = try source.backlog(after: 0, upTo: league.head, limit: 100)
+        try source.close()
+
+        var url = database
+        url.password = nil
+        let environment = ["HOME": directory.path, "GOALD_STORE_PASSWORD": database.password ?? ""]
+        func migrate() async throws -> String {
+            let words = [
+                "migrate", "--from", "goald.sqlite", "--to", url.description, "--state-dir", directory.file("s"),
+            ]
+            let command = try #require(try Goald.parseAsRoot(words) as? Goald.Migrate)
+            let output = OutputCapture()
+            try await command.run(
+                in: output.context(environment: environment, workingDirectory: directory.path, terminal: false)
+            )
+            return output.text
+        }
+        let report = try await migrate()
+        #expect(report.contains("head revision 4, digest \(league.headDigest)"))
+        #expect(report.contains("4 players, 0 matches, 1 client instances, 1 tokens, 4 changesets"))
+
+        let copy = try PostgresLeagueStorage(configuration: database)
+        defer { try? copy.close() }  // cleanup only
+        #expect(try copy.recover() == league, "same state, head digest, epoch and retained log")
+        #expect(try copy.backlog(after: 0, upTo: league.head, limit: 100) == log, "the same frame bytes")
+        #expect(try copy.token(secretHash: TokenSecret.hash(presented: "gt_migrate-test"))?.name == "alice")
+
+        await #expect {
+            _ = try await migrate()
+        } throws: { error in
+            "\(error)".contains("already holds a league (revision 4")
+        }
     }
 }

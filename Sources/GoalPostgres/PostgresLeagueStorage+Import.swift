@@ -1,0 +1,88 @@
+import Foundation
+public import GoalModel
+public import GoalStore
+import GoalWire
+import NIOCore
+import PostgresNIO
+
+extension PostgresLeagueStorage {
+    /// Copies a whole league into this store, which must be empty (revision 0, no token): the retained log with
+    /// each frame's exact bytes, the entities, the exactly-once records, the tokens, the head, its digest and the
+    /// epoch, so clients of the source resume here without a snapshot. One transaction: all or nothing.
+    ///
+    /// - Parameters:
+    ///   - league: The source's durable league (`recover()`).
+    ///   - tokens: The source's tokens.
+    ///   - frames: Pages of the source's log: called with the last revision copied (the oldest retained − 1 at
+    ///     first) until it returns no frame.
+    /// - Throws: `StorageError.inconsistent` when this store is not empty or a frame cannot be read; a write error.
+    public func importLeague(
+        _ league: DurableLeague,
+        tokens: [StoredToken],
+        frames: (_ after: Revision) throws(StorageError) -> [LogFrame]
+    ) throws(StorageError) {
+        try writer.withConnection("importLeague") { connection in
+            try connection.transaction {
+                let bounds = try PostgresReader.bounds(connection)
+                let tokenCount = try connection.run("SELECT count(*) FROM tokens").first?.decode(Int64.self) ?? 0
+                guard bounds.head == 0, tokenCount == 0 else {
+                    throw StorageError.inconsistent(
+                        "the target already holds a league (revision \(bounds.head), \(tokenCount) tokens); migrate "
+                            + "into an empty database"
+                    )
+                }
+                var last = (league.oldestRetainedRevision ?? league.head + 1) - 1
+                while true {
+                    let page = try frames(last)
+                    guard !page.isEmpty else { break }
+                    for frame in page {
+                        guard frame.revision == last + 1 else {
+                            throw StorageError.inconsistent("the source log skips from \(last) to \(frame.revision)")
+                        }
+                        try insert(frame, into: connection)
+                        last = frame.revision
+                    }
+                }
+                guard league.oldestRetainedRevision == nil || last == league.head else {
+                    throw StorageError.inconsistent("the source log ends at \(last), its head is \(league.head)")
+                }
+                let writer = PostgresWriter(connection: connection)
+                for player in league.state.allPlayers { try writer.upsert(player) }
+                for match in league.state.allMatches { try writer.upsert(match) }
+                try writer.write(Array(league.state.allClientRecords))
+                for token in tokens {
+                    let hash = ByteBuffer(bytes: token.secretHash)
+                    try connection.execute(
+                        """
+                        INSERT INTO tokens (id, name, role, secret_hash, created, revoked)
+                        VALUES (\(token.id.uuidString.lowercased()), \(token.name), \(token.role.rawValue), \(hash),
+                            \(token.created.millisecondsSince1970), \(token.revoked?.millisecondsSince1970))
+                        """
+                    )
+                }
+                let head = PostgresCoding.integer(league.head)
+                let digest = ByteBuffer(bytes: league.headDigest.bytes)
+                try connection.execute(
+                    """
+                    UPDATE league SET epoch = \(league.epoch.rawValue), head_revision = \(head), head_digest = \(digest)
+                    WHERE id = 1
+                    """
+                )
+            }
+        }
+    }
+
+    /// One log row from its stored frame: the columns come from the frame's own changeset.
+    private func insert(_ frame: LogFrame, into connection: PostgresConnection) throws {
+        let message: ServerMessage
+        do {
+            message = try ServerMessage.decode(frame.bytes)
+        } catch {
+            throw StorageError.inconsistent("the source's frame of revision \(frame.revision) cannot be read: \(error)")
+        }
+        guard case .changeset(let changeset) = message else {
+            throw StorageError.inconsistent("the source's frame of revision \(frame.revision) is not a changeset")
+        }
+        try PostgresWriter(connection: connection).insertLogRow(LoggedCommit(changeset: changeset, frame: frame.bytes))
+    }
+}
