@@ -32,23 +32,27 @@ extension PostgresLeagueStorage {
                     )
                 }
                 var last = (league.oldestRetainedRevision ?? league.head + 1) - 1
+                let writer = PostgresWriter(connection: connection)
                 while true {
                     let page = try frames(last)
                     guard !page.isEmpty else { break }
+                    var commits: [LoggedCommit] = []
                     for frame in page {
                         guard frame.revision == last + 1 else {
                             throw StorageError.inconsistent("the source log skips from \(last) to \(frame.revision)")
                         }
-                        try insert(frame, into: connection)
+                        commits.append(try Self.commit(of: frame))
                         last = frame.revision
                     }
+                    try writer.insertLogRows(commits)
                 }
                 guard league.oldestRetainedRevision == nil || last == league.head else {
                     throw StorageError.inconsistent("the source log ends at \(last), its head is \(league.head)")
                 }
-                let writer = PostgresWriter(connection: connection)
-                for player in league.state.allPlayers { try writer.upsert(player) }
-                for match in league.state.allMatches { try writer.upsert(match) }
+                var entities = EntityEffects()
+                for player in league.state.allPlayers { entities.add(.playerUpserted(player)) }
+                for match in league.state.allMatches { entities.add(.matchUpserted(match)) }
+                try writer.write(entities)
                 try writer.write(Array(league.state.allClientRecords))
                 for token in tokens {
                     let hash = ByteBuffer(bytes: token.secretHash)
@@ -72,8 +76,8 @@ extension PostgresLeagueStorage {
         }
     }
 
-    /// One log row from its stored frame: the columns come from the frame's own changeset.
-    private func insert(_ frame: LogFrame, into connection: PostgresConnection) throws {
+    /// A log row from its stored frame: the columns come from the frame's own changeset.
+    private static func commit(of frame: LogFrame) throws -> LoggedCommit {
         let message: ServerMessage
         do {
             message = try ServerMessage.decode(frame.bytes)
@@ -83,6 +87,6 @@ extension PostgresLeagueStorage {
         guard case .changeset(let changeset) = message else {
             throw StorageError.inconsistent("the source's frame of revision \(frame.revision) is not a changeset")
         }
-        try PostgresWriter(connection: connection).insertLogRow(LoggedCommit(changeset: changeset, frame: frame.bytes))
+        return LoggedCommit(changeset: changeset, frame: frame.bytes)
     }
 }

@@ -26,7 +26,9 @@ enum PostgresSchema {
                 CREATE TABLE players (
                     id TEXT PRIMARY KEY,
                     name TEXT NOT NULL,
-                    name_key TEXT NOT NULL UNIQUE,
+                    -- Deferred: a batch writes its players' final states in one statement, so two players
+                    -- swapping names within a batch must not collide halfway.
+                    name_key TEXT NOT NULL CONSTRAINT players_name_key UNIQUE DEFERRABLE INITIALLY DEFERRED,
                     created_rev BIGINT NOT NULL,
                     created_by TEXT NOT NULL,
                     name_rev BIGINT NOT NULL,

@@ -4,9 +4,11 @@ import GoalWire
 import NIOCore
 import PostgresNIO
 
-/// Writes one batch inside the caller's transaction: locks the league row (the one serialization point between
-/// writers, `SELECT … FOR UPDATE`), checks contiguity with the stored head, then for each commit its log row and
-/// entity effects in commit order, then the forgotten client records, the touched ones and the new head. Any
+/// Writes one batch inside the caller's transaction in a fixed number of statements, whatever its size: each
+/// table's rows go as arrays (`unnest`). It locks the league row first (the one serialization point between
+/// writers, `SELECT … FOR UPDATE`) and checks contiguity with the stored head; then the log rows; then each
+/// entity's state after the batch (deleted matches, the player lists of written matches, deleted players, player
+/// and match upserts, the new player lists); then the forgotten and touched client records and the new head. Any
 /// throw rolls the whole transaction back.
 struct PostgresWriter {
     let connection: PostgresConnection
@@ -23,14 +25,15 @@ struct PostgresWriter {
             }
             expected += 1
         }
+        try insertLogRows(batch.commits)
+        var effects = EntityEffects()
         for commit in batch.commits {
-            try insertLogRow(commit)
-            for change in commit.changeset.changes {
-                try apply(change)
-            }
+            for change in commit.changeset.changes { effects.add(change) }
         }
-        for instance in batch.forgottenClients {
-            try connection.execute("DELETE FROM client_records WHERE instance = \(instance.rawValue)")
+        try write(effects)
+        if !batch.forgottenClients.isEmpty {
+            let instances = batch.forgottenClients.map(\.rawValue)
+            try connection.execute("DELETE FROM client_records WHERE instance = ANY(\(instances))")
         }
         try write(batch.clientRecords)
         if let last = batch.commits.last {
@@ -42,63 +45,60 @@ struct PostgresWriter {
         }
     }
 
-    /// Inserts or replaces exactly-once records.
-    func write(_ records: [ClientRecord]) throws {
-        for record in records {
-            let results = ByteBuffer(bytes: ClientResultsCoding.encode(record.results))
-            let lastSeq = Int64(clamping: record.lastSeq)
-            let lastUsed = record.lastUsed.millisecondsSince1970
-            try connection.execute(
-                """
-                INSERT INTO client_records (instance, last_seq, results, last_used)
-                VALUES (\(record.instance.rawValue), \(lastSeq), \(results), \(lastUsed))
-                ON CONFLICT (instance) DO UPDATE
-                SET last_seq = excluded.last_seq, results = excluded.results, last_used = excluded.last_used
-                """
-            )
-        }
-    }
-
-    func insertLogRow(_ commit: LoggedCommit) throws {
-        let changeset = commit.changeset
-        let revision = PostgresCoding.integer(changeset.revision)
-        let digest = ByteBuffer(bytes: changeset.digest.bytes)
-        let instance = changeset.mutationID?.instance.rawValue
-        let seq = changeset.mutationID.map { Int64(clamping: $0.seq) }
-        let frame = ByteBuffer(bytes: commit.frame)
+    /// The log rows of `commits`, one statement. NULL columns travel as sentinels (`''`, -1): postgres-nio's array
+    /// binds have no optional elements.
+    func insertLogRows(_ commits: [LoggedCommit]) throws {
+        guard !commits.isEmpty else { return }
+        let revisions = commits.map { PostgresCoding.integer($0.revision) }
+        let authors = commits.map(\.changeset.author)
+        let times = commits.map(\.changeset.time.millisecondsSince1970)
+        let digests = commits.map { ByteBuffer(bytes: $0.changeset.digest.bytes) }
+        let instances = commits.map { $0.changeset.mutationID?.instance.rawValue ?? "" }
+        let seqs = commits.map { $0.changeset.mutationID.map { Int64(clamping: $0.seq) } ?? -1 }
+        let frames = commits.map { ByteBuffer(bytes: $0.frame) }
         try connection.execute(
             """
             INSERT INTO changesets (revision, author, time, digest, client_instance, seq, frame)
-            VALUES (\(revision), \(changeset.author), \(changeset.time.millisecondsSince1970), \(digest),
-                \(instance), \(seq), \(frame))
+            SELECT revision, author, time, digest, NULLIF(instance, ''), NULLIF(seq, -1), frame
+            FROM unnest(\(revisions)::BIGINT[], \(authors)::TEXT[], \(times)::BIGINT[], \(digests)::BYTEA[],
+                \(instances)::TEXT[], \(seqs)::BIGINT[], \(frames)::BYTEA[])
+                AS row(revision, author, time, digest, instance, seq, frame)
             """
         )
     }
 
-    private func apply(_ change: Change) throws {
-        switch change {
-        case .playerUpserted(let player):
-            try upsert(player)
-        case .playerDeleted(let id):
-            try connection.execute("DELETE FROM players WHERE id = \(id.description)")
-        case .matchUpserted(let match):
-            try upsert(match)
-        case .matchDeleted(let id):
-            // match_players rows go with it (ON DELETE CASCADE).
-            try connection.execute("DELETE FROM matches WHERE id = \(id.description)")
-        case .ratingUpdated:
-            break  // derived from matches; rebuilt on recovery
+    /// Writes entities' states after a batch (or a whole league, for an import).
+    func write(_ effects: EntityEffects) throws {
+        if !effects.deletedMatches.isEmpty {
+            // match_players rows go with them (ON DELETE CASCADE).
+            try connection.execute("DELETE FROM matches WHERE id = ANY(\(effects.deletedMatches))")
         }
+        let matches = Array(effects.matches.values)
+        if !matches.isEmpty {
+            let ids = matches.map(\.id.description)
+            try connection.execute("DELETE FROM match_players WHERE match_id = ANY(\(ids))")
+        }
+        if !effects.deletedPlayers.isEmpty {
+            try connection.execute("DELETE FROM players WHERE id = ANY(\(effects.deletedPlayers))")
+        }
+        try upsert(Array(effects.players.values))
+        try upsert(matches)
     }
 
-    func upsert(_ player: Player) throws {
-        let createdRev = PostgresCoding.integer(player.created.revision)
-        let nameRev = PostgresCoding.integer(player.nameStamp.revision)
+    private func upsert(_ players: [Player]) throws {
+        guard !players.isEmpty else { return }
+        let ids = players.map(\.id.description)
+        let names = players.map(\.name)
+        let keys = players.map(\.nameKey)
+        let createdRevs = players.map { PostgresCoding.integer($0.created.revision) }
+        let createdBy = players.map(\.created.writer.rawValue)
+        let nameRevs = players.map { PostgresCoding.integer($0.nameStamp.revision) }
+        let nameBy = players.map(\.nameStamp.writer.rawValue)
         try connection.execute(
             """
             INSERT INTO players (id, name, name_key, created_rev, created_by, name_rev, name_by)
-            VALUES (\(player.id.description), \(player.name), \(player.nameKey), \(createdRev),
-                \(player.created.writer.rawValue), \(nameRev), \(player.nameStamp.writer.rawValue))
+            SELECT * FROM unnest(\(ids)::TEXT[], \(names)::TEXT[], \(keys)::TEXT[], \(createdRevs)::BIGINT[],
+                \(createdBy)::TEXT[], \(nameRevs)::BIGINT[], \(nameBy)::TEXT[])
             ON CONFLICT (id) DO UPDATE SET
                 name = excluded.name, name_key = excluded.name_key,
                 created_rev = excluded.created_rev, created_by = excluded.created_by,
@@ -107,20 +107,26 @@ struct PostgresWriter {
         )
     }
 
-    func upsert(_ match: Match) throws {
-        let stamps = match.stamps
-        func rev(_ stamp: FieldStamp) -> Int64 { PostgresCoding.integer(stamp.revision) }
+    private func upsert(_ matches: [Match]) throws {
+        guard !matches.isEmpty else { return }
+        func revisions(_ stamp: (Match) -> FieldStamp) -> [Int64] {
+            matches.map { PostgresCoding.integer(stamp($0).revision) }
+        }
+        func writers(_ stamp: (Match) -> FieldStamp) -> [String] { matches.map { stamp($0).writer.rawValue } }
+        let ids = matches.map(\.id.description)
+        let homeGoals = matches.map { Int32(clamping: $0.homeGoals) }
+        let awayGoals = matches.map { Int32(clamping: $0.awayGoals) }
         try connection.execute(
             """
             INSERT INTO matches (id, home_goals, away_goals, created_rev, created_by,
                 home_players_rev, home_players_by, away_players_rev, away_players_by,
                 home_goals_rev, home_goals_by, away_goals_rev, away_goals_by)
-            VALUES (\(match.id.description), \(Int32(clamping: match.homeGoals)), \(Int32(clamping: match.awayGoals)),
-                \(rev(match.created)), \(match.created.writer.rawValue),
-                \(rev(stamps.homePlayers)), \(stamps.homePlayers.writer.rawValue),
-                \(rev(stamps.awayPlayers)), \(stamps.awayPlayers.writer.rawValue),
-                \(rev(stamps.homeGoals)), \(stamps.homeGoals.writer.rawValue),
-                \(rev(stamps.awayGoals)), \(stamps.awayGoals.writer.rawValue))
+            SELECT * FROM unnest(\(ids)::TEXT[], \(homeGoals)::INTEGER[], \(awayGoals)::INTEGER[],
+                \(revisions(\.created))::BIGINT[], \(writers(\.created))::TEXT[],
+                \(revisions(\.stamps.homePlayers))::BIGINT[], \(writers(\.stamps.homePlayers))::TEXT[],
+                \(revisions(\.stamps.awayPlayers))::BIGINT[], \(writers(\.stamps.awayPlayers))::TEXT[],
+                \(revisions(\.stamps.homeGoals))::BIGINT[], \(writers(\.stamps.homeGoals))::TEXT[],
+                \(revisions(\.stamps.awayGoals))::BIGINT[], \(writers(\.stamps.awayGoals))::TEXT[])
             ON CONFLICT (id) DO UPDATE SET
                 home_goals = excluded.home_goals, away_goals = excluded.away_goals,
                 created_rev = excluded.created_rev, created_by = excluded.created_by,
@@ -130,31 +136,71 @@ struct PostgresWriter {
                 away_goals_rev = excluded.away_goals_rev, away_goals_by = excluded.away_goals_by
             """
         )
-        try writePlayers(of: match)
+        // Each match's player lists: side 0 home, 1 away; position keeps the author's order.
+        var matchIDs: [String] = []
+        var sides: [Int16] = []
+        var positions: [Int32] = []
+        var players: [String] = []
+        for match in matches {
+            for (side, list) in [(Int16(0), match.homePlayers), (Int16(1), match.awayPlayers)] {
+                for (position, player) in list.enumerated() {
+                    matchIDs.append(match.id.description)
+                    sides.append(side)
+                    positions.append(Int32(position))
+                    players.append(player.description)
+                }
+            }
+        }
+        guard !matchIDs.isEmpty else { return }
+        try connection.execute(
+            """
+            INSERT INTO match_players (match_id, side, position, player_id)
+            SELECT * FROM unnest(\(matchIDs)::TEXT[], \(sides)::SMALLINT[], \(positions)::INTEGER[],
+                \(players)::TEXT[])
+            """
+        )
     }
 
-    /// Rewrites a match's player lists (side 0 home, 1 away; position keeps the author's order) unless they are
-    /// unchanged, which is the common case (goal edits).
-    private func writePlayers(of match: Match) throws {
-        let id = match.id.description
-        let stored = try connection.run(
-            "SELECT side, player_id FROM match_players WHERE match_id = \(id) ORDER BY side, position"
-        ).map { row in
-            let (side, player) = try row.decode((Int16, String).self)
-            return "\(side):\(player)"
-        }
-        let wanted = match.homePlayers.map { "0:\($0)" } + match.awayPlayers.map { "1:\($0)" }
-        guard stored != wanted else { return }
-        try connection.execute("DELETE FROM match_players WHERE match_id = \(id)")
-        for (side, players) in [(Int16(0), match.homePlayers), (Int16(1), match.awayPlayers)] {
-            for (position, player) in players.enumerated() {
-                try connection.execute(
-                    """
-                    INSERT INTO match_players (match_id, side, position, player_id)
-                    VALUES (\(id), \(side), \(Int32(position)), \(player.description))
-                    """
-                )
-            }
+    /// Inserts or replaces exactly-once records, one statement.
+    func write(_ records: [ClientRecord]) throws {
+        guard !records.isEmpty else { return }
+        let instances = records.map(\.instance.rawValue)
+        let lastSeqs = records.map { Int64(clamping: $0.lastSeq) }
+        let results = records.map { ByteBuffer(bytes: ClientResultsCoding.encode($0.results)) }
+        let lastUsed = records.map(\.lastUsed.millisecondsSince1970)
+        try connection.execute(
+            """
+            INSERT INTO client_records (instance, last_seq, results, last_used)
+            SELECT * FROM unnest(\(instances)::TEXT[], \(lastSeqs)::BIGINT[], \(results)::BYTEA[],
+                \(lastUsed)::BIGINT[])
+            ON CONFLICT (instance) DO UPDATE
+            SET last_seq = excluded.last_seq, results = excluded.results, last_used = excluded.last_used
+            """
+        )
+    }
+}
+
+/// The entities a run of changes leaves: for each id, its last state, or that it was deleted. Value type.
+struct EntityEffects {
+    var players: [PlayerID: Player] = [:]
+    var matches: [MatchID: Match] = [:]
+    var deletedPlayers: [String] = []
+    var deletedMatches: [String] = []
+
+    mutating func add(_ change: Change) {
+        switch change {
+        case .playerUpserted(let player):
+            players[player.id] = player
+        case .playerDeleted(let id):
+            players[id] = nil
+            deletedPlayers.append(id.description)
+        case .matchUpserted(let match):
+            matches[match.id] = match
+        case .matchDeleted(let id):
+            matches[id] = nil
+            deletedMatches.append(id.description)
+        case .ratingUpdated:
+            break  // derived from matches; rebuilt on recovery
         }
     }
 }
