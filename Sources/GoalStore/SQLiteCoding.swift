@@ -6,37 +6,20 @@ import GoalModel
 enum SQLiteCoding {
     static func blob(_ bytes: [UInt8]) -> Data { Data(bytes) }
 
-    static func integer(_ revision: Revision) -> Int64 { Int64(clamping: revision) }
+    static func integer(_ revision: Revision) -> Int64 { StoredValues.integer(revision) }
 
-    static func revision(_ value: Int64) throws(StorageError) -> Revision {
-        guard value >= 0 else { throw .inconsistent("negative revision \(value) in the database") }
-        return Revision(value)
-    }
+    static func revision(_ value: Int64) throws(StorageError) -> Revision { try StoredValues.revision(value) }
 
-    static func digest(_ data: Data) throws(StorageError) -> Digest {
-        guard let digest = Digest(bytes: [UInt8](data)) else {
-            throw .inconsistent("a stored digest has \(data.count) bytes instead of 32")
-        }
-        return digest
-    }
+    static func digest(_ data: Data) throws(StorageError) -> Digest { try StoredValues.digest([UInt8](data)) }
 
-    static func instance(_ text: String) throws(StorageError) -> ClientInstanceID {
-        guard let id = ClientInstanceID(text) else { throw .inconsistent("invalid client instance id in the database") }
-        return id
-    }
+    static func instance(_ text: String) throws(StorageError) -> ClientInstanceID { try StoredValues.instance(text) }
 
-    static func playerID(_ text: String) throws(StorageError) -> PlayerID {
-        guard let id = PlayerID(text) else { throw .inconsistent("invalid player id \"\(text)\" in the database") }
-        return id
-    }
+    static func playerID(_ text: String) throws(StorageError) -> PlayerID { try StoredValues.playerID(text) }
 
-    static func matchID(_ text: String) throws(StorageError) -> MatchID {
-        guard let id = MatchID(text) else { throw .inconsistent("invalid match id \"\(text)\" in the database") }
-        return id
-    }
+    static func matchID(_ text: String) throws(StorageError) -> MatchID { try StoredValues.matchID(text) }
 
     static func stamp(_ revision: Int64, _ writer: String) throws(StorageError) -> FieldStamp {
-        FieldStamp(revision: try self.revision(revision), writer: try instance(writer))
+        try StoredValues.stamp(revision, writer)
     }
 
     /// Maps any error thrown inside a GRDB call; a `StorageError` thrown by our own code passes through.

@@ -19,14 +19,7 @@ extension Goald {
         func run() async throws { try await run(in: .live()) }
 
         func run(in context: CommandContext) async throws {
-            let effective = try await context.configuration(state: state)
-            if let postgres = effective.postgres {
-                throw CommandFailure(
-                    "goald backup copies the SQLite store; the league is in PostgreSQL (\(postgres)): back it up "
-                        + "with pg_dump"
-                )
-            }
-            let configuration = effective.server
+            let configuration = try await context.configuration(state: state).sqliteOnly("backup", "pg_dump")
             let destination = ConfigurationLoader.absolutePath(file, in: context.workingDirectory)
             try StoreAccess.withStorage(configuration, create: false) { storage in try storage.backup(to: destination) }
             let summary = try SQLiteLeagueStorage.validateBackup(at: destination)
@@ -51,14 +44,7 @@ extension Goald {
         func run() async throws { try await run(in: .live()) }
 
         func run(in context: CommandContext) async throws {
-            let effective = try await context.configuration(state: state)
-            if let postgres = effective.postgres {
-                throw CommandFailure(
-                    "goald restore replaces the SQLite store; the league is in PostgreSQL (\(postgres)): restore it "
-                        + "with pg_restore"
-                )
-            }
-            let configuration = effective.server
+            let configuration = try await context.configuration(state: state).sqliteOnly("restore", "pg_restore")
             let source = ConfigurationLoader.absolutePath(file, in: context.workingDirectory)
             try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
             let lock = try StateDirectoryLock.acquire(directory: configuration.stateDirectory)
@@ -72,6 +58,20 @@ extension Goald {
             context.output("New epoch \(summary.epoch)" + (previous.map { " (was \($0))" } ?? "") + ".")
             context.output("Clients that reconnect see the new epoch and resync by snapshot; start goald again.")
         }
+    }
+}
+
+extension EffectiveConfiguration {
+    /// The server configuration, for a command that works on the SQLite file only.
+    /// - Throws: `CommandFailure` naming the PostgreSQL tool to use instead when the store is PostgreSQL.
+    func sqliteOnly(_ command: String, _ postgresTool: String) throws -> ServerConfiguration {
+        if let postgres {
+            throw CommandFailure(
+                "goald \(command) works on the SQLite store; the league is in PostgreSQL (\(postgres)): use "
+                    + postgresTool
+            )
+        }
+        return server
     }
 }
 

@@ -24,7 +24,14 @@ enum StoreAccess {
         guard let postgres = configuration.postgres else {
             return try withStorage(configuration.server, create: create, body)
         }
-        let storage = try PostgresLeagueStorage(configuration: postgres, retention: configuration.server.retention)
+        return try run(
+            body,
+            on: try PostgresLeagueStorage(configuration: postgres, retention: configuration.server.retention)
+        )
+    }
+
+    /// Runs `body` on an open store and closes it, whatever happens.
+    private static func run<S: LeagueStorage, T>(_ body: (S) throws -> T, on storage: S) throws -> T {
         do {
             let result = try body(storage)
             try storage.close()
@@ -51,15 +58,10 @@ enum StoreAccess {
             )
         }
         try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
-        let storage = try SQLiteLeagueStorage(path: configuration.databasePath, retention: configuration.retention)
-        do {
-            let result = try body(storage)
-            try storage.close()
-            return result
-        } catch {
-            try? storage.close()
-            throw error
-        }
+        return try run(
+            body,
+            on: try SQLiteLeagueStorage(path: configuration.databasePath, retention: configuration.retention)
+        )
     }
 }
 
