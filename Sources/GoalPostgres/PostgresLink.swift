@@ -49,8 +49,13 @@ final class PostgresLink: Sendable {
                 do {
                     return try body(connection)
                 } catch {
-                    if connection.isClosed { drop(connection) }
-                    throw error
+                    guard connection.isClosed else { throw error }
+                    drop(connection)
+                    // Whatever the call reported, the connection is gone: the next call connects again.
+                    throw StorageError.unavailable(
+                        operation: operation,
+                        detail: "the connection to PostgreSQL at \(configuration) was lost (\(error))"
+                    )
                 }
             }
         } catch {
@@ -76,12 +81,19 @@ final class PostgresLink: Sendable {
         }
         if closed { throw StorageError.closed(call: operation) }
         if let existing, !existing.isClosed { return existing }
-        let connection = try PostgresConnection.connect(
-            on: eventLoop,
-            configuration: try connectionConfiguration(),
-            id: id,
-            logger: logger
-        ).wait()
+        let connection: PostgresConnection
+        do {
+            connection = try PostgresConnection.connect(
+                on: eventLoop,
+                configuration: try connectionConfiguration(),
+                id: id,
+                logger: logger
+            ).wait()
+        } catch {
+            // Refused, reset, shutting down, not accepting connections: `unavailable` (transient). Anything else (a
+            // wrong password, an unknown database) as the server said it.
+            throw PostgresErrors.storageError(error, operation: operation, configuration: configuration)
+        }
         state.withLockedValue { $0.connection = connection }
         logger.debug("connected to PostgreSQL", metadata: ["goal.link": "\(name)", "goal.store": "\(configuration)"])
         return connection

@@ -27,6 +27,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case backlogPruned = "backlog_pruned"
         case injectedFault = "injected_fault"
         case closed
+        case unavailable
+        case databaseServer = "database_server"
     }
 
     private enum Kind: Hashable, Sendable {
@@ -50,6 +52,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case backlogPruned(after: Revision, oldest: Revision?)
         case injectedFault(append: Int)
         case closed(call: String)
+        case unavailable(operation: String, detail: String)
+        case databaseServer(operation: String, detail: String)
     }
 
     private let kind: Kind
@@ -114,6 +118,19 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func injectedFault(append: Int) -> StorageError { StorageError(.injectedFault(append: append)) }
     /// The store was closed before this call.
     public static func closed(call: String) -> StorageError { StorageError(.closed(call: call)) }
+    /// The database server could not be reached, or the connection was lost during the call (a restart, a network
+    /// failure). Transient: the call may succeed later; an `append` that failed this way may or may not have
+    /// committed (`BatchWriter` recognises a batch the store already holds).
+    public static func unavailable(operation: String, detail: String) -> StorageError {
+        StorageError(.unavailable(operation: operation, detail: detail))
+    }
+    /// A database server (PostgreSQL) refused a call for another reason than a constraint.
+    public static func databaseServer(operation: String, detail: String) -> StorageError {
+        StorageError(.databaseServer(operation: operation, detail: detail))
+    }
+
+    /// True when retrying later may succeed (`unavailable`).
+    public var isTransient: Bool { code == .unavailable }
 
     public var code: Code {
         switch kind {
@@ -137,6 +154,8 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .backlogPruned: .backlogPruned
         case .injectedFault: .injectedFault
         case .closed: .closed
+        case .unavailable: .unavailable
+        case .databaseServer: .databaseServer
         }
     }
 
@@ -188,6 +207,11 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
             "injected fault: append #\(append) failed on purpose (test store)"
         case .closed(let call):
             "\(call) was called after the store was closed"
+        case .unavailable(let operation, let detail):
+            "the database server is unavailable during \(operation): \(detail). goald retries; check that the "
+                + "server runs and accepts connections"
+        case .databaseServer(let operation, let detail):
+            "the database server failed during \(operation): \(detail)"
         }
     }
 }

@@ -49,3 +49,44 @@ struct PostgresDaemonTests {
 enum PostgresDaemonTestError: Error {
     case noChangeset
 }
+
+/// PostgreSQL unavailable under a running daemon (issue 15 point 7): sessions stay open, new mutations are answered
+/// `overloaded`, the batch in flight is written once the database is back, and no ack precedes its commit.
+@Suite(
+    "goald while PostgreSQL is down",
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+)
+struct PostgresOutageTests {
+    @Test("the session stays open; a mutation during the outage is overloaded; the one in flight is acked after it")
+    func outage() async throws {
+        let database = try PostgresTestServer.makeDatabase()
+        defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
+        try await withTestDaemon(storage: try PostgresLeagueStorage(configuration: database)) { daemon in
+            let editor = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+            try await editor.send(editor.mutation(seq: 1, base: 0, Make.createPlayer("Ada")))
+            #expect(try await editor.next() == .ack(seq: 1, revision: 1, noop: false))
+
+            try PostgresTestServer.refuseConnections(to: database)
+            var refused = true
+            defer { if refused { try? PostgresTestServer.allowConnections(to: database) } }  // a failing test's cleanup
+            try await editor.send(editor.mutation(seq: 2, base: 1, Make.createPlayer("Bea")))
+            try await daemon.waitForMetric("goald_store_unavailable_total", atLeast: 1)
+            #expect(daemon.metric("goald_store_available") == 0)
+
+            let third = editor.mutation(seq: 3, base: 1, Make.createPlayer("Cy"))
+            try await editor.send(third)
+            #expect(try await editor.next() == .overloaded(seq: 3, retryAfterMilliseconds: 1_000))
+            #expect(daemon.metric("goald_store_available") == 0, "seq 2 is still waiting for the store")
+
+            try PostgresTestServer.allowConnections(to: database)
+            refused = false
+            #expect(try await editor.next() == .ack(seq: 2, revision: 2, noop: false), "acked once committed")
+            try await daemon.waitForMetric("goald_store_available", atLeast: 1)
+            try await editor.send(third)
+            #expect(try await editor.next() == .ack(seq: 3, revision: 3, noop: false))
+            let league = try daemon.storage.recover()
+            #expect(league.head == 3)
+            #expect(league.state.allPlayers.map(\.name).sorted() == ["Ada", "Bea", "Cy"])
+        }
+    }
+}

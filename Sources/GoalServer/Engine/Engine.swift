@@ -48,6 +48,10 @@ final class Engine: @unchecked Sendable {
     private var openBatch = OpenBatch()
     private var openedAt: ContinuousClock.Instant?
     private var writing = false
+    /// The store said it is unavailable (`StorageError.isTransient`): the batch in flight is retried after
+    /// `retryDelay`, and new mutations are answered `overloaded` at once.
+    private var storeDown = false
+    private var retryDelay = Engine.firstRetryDelay
     private var stopping = false
     private var failed = false
     private var drained: [CheckedContinuation<Void, Never>] = []
@@ -77,6 +81,13 @@ final class Engine: @unchecked Sendable {
         self.onFatalError = onFatalError
         self.durable = NIOLockedValueBox(DurableView(state: recovered.state, digest: recovered.headDigest))
     }
+
+    /// The first wait before writing a batch again after the store was unavailable; doubled per failure, at most
+    /// `lastRetryDelay`.
+    static let firstRetryDelay: Duration = .milliseconds(100)
+    static let lastRetryDelay: Duration = .seconds(2)
+    /// The advised wait while the store is unavailable.
+    static let storeDownRetryMilliseconds = 1_000
 
     /// The advised wait when the exactly-once table is full: records free up only as maintenance forgets idle
     /// ones, so a client waits a minute, not the inbox's short delay.
@@ -124,6 +135,13 @@ final class Engine: @unchecked Sendable {
         let mutation = request.mutation
         let instance = mutation.id.instance
         let time = now()
+        if storeDown {
+            answerAtOnce(
+                request,
+                .overloaded(seq: mutation.id.seq, retryAfterMilliseconds: Self.storeDownRetryMilliseconds)
+            )
+            return
+        }
         let message: ServerMessage
         if !request.role.permits(mutation.action) {
             metrics.recordRejection(.unauthorized)
@@ -225,8 +243,34 @@ final class Engine: @unchecked Sendable {
         }
     }
 
+    /// Answers a mutation that was not decided, without waiting for the batch in flight: the answer follows the
+    /// durable head, which is what its session has or will have first.
+    private func answerAtOnce(_ request: MutationRequest, _ message: ServerMessage) {
+        metrics.overloaded.increment()
+        let durable = durableView
+        publish(
+            ClosedBatch(
+                storage: StorageBatch(),
+                stateAfter: durable.state,
+                digestAfter: durable.digest,
+                replies: [DecidedReply(address: request.replyTo, message: message, after: durable.state.revision)],
+                openedAt: .now
+            )
+        )
+    }
+
     private func writeFinished(_ batch: ClosedBatch, _ result: Result<Void, StorageError>) {
+        if case .failure(let error) = result, error.isTransient, !stopping {
+            retry(batch, after: error)
+            return
+        }
         writing = false
+        if storeDown, case .success = result {
+            storeDown = false
+            metrics.storeAvailable.set(1)
+            retryDelay = Self.firstRetryDelay
+            logger.notice("the store is available again; batches are written and mutations decided")
+        }
         switch result {
         case .success:
             metrics.batchCommits.record(batch.storage.commits.count)
@@ -239,6 +283,27 @@ final class Engine: @unchecked Sendable {
             onFatalError(error)
         }
         resumeDrainedIfDone()
+    }
+
+    /// Keeps the batch in flight and writes it again after a growing delay; meanwhile new mutations are answered
+    /// `overloaded`. The store recognises a batch that an attempt committed before its connection was lost.
+    private func retry(_ batch: ClosedBatch, after error: StorageError) {
+        if !storeDown {
+            storeDown = true
+            metrics.storeAvailable.set(0)
+            metrics.storeOutages.increment()
+            logger.warning(
+                "the store is unavailable; retrying the batch in flight and answering new mutations overloaded",
+                metadata: ["goal.error": "\(error)"]
+            )
+        }
+        let delay = retryDelay
+        retryDelay = min(retryDelay * 2, Self.lastRetryDelay)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.nanoseconds))) {
+            self.writer.write(batch) { result in
+                self.queue.async { self.writeFinished(batch, result) }
+            }
+        }
     }
 
     private func publish(_ batch: ClosedBatch) {

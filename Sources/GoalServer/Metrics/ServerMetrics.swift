@@ -39,6 +39,10 @@ final class ServerMetrics: Sendable {
     let clientRecords: CoreMetrics.Meter
     /// Exactly-once records forgotten after their retention age.
     let clientRecordsForgotten: CoreMetrics.Counter
+    /// 1 while the store takes writes, 0 while it is unavailable (the engine retries and answers `overloaded`).
+    let storeAvailable: CoreMetrics.Meter
+    /// How often the store became unavailable.
+    let storeOutages: CoreMetrics.Counter
     private let closesByCode: [UInt16: CoreMetrics.Counter]
     private let otherCloses: CoreMetrics.Counter
 
@@ -87,6 +91,9 @@ final class ServerMetrics: Sendable {
         overloaded = CoreMetrics.Counter(label: "goald_overloaded_total", factory: factory)
         clientRecords = CoreMetrics.Meter(label: "goald_client_records", factory: factory)
         clientRecordsForgotten = CoreMetrics.Counter(label: "goald_client_records_forgotten_total", factory: factory)
+        storeAvailable = CoreMetrics.Meter(label: "goald_store_available", factory: factory)
+        storeAvailable.set(1)
+        storeOutages = CoreMetrics.Counter(label: "goald_store_unavailable_total", factory: factory)
         var closes: [UInt16: CoreMetrics.Counter] = [:]
         for code in [1000, 1001, 4000, 4001, 4002, 4008, 4010, 4011, 4012, 4029, 4400, 4401, 4403, 4409, 4413, 4426] {
             closes[UInt16(code)] = CoreMetrics.Counter(

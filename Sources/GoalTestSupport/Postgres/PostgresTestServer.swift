@@ -47,6 +47,22 @@ public enum PostgresTestServer {
         try administer(try serverConfiguration(), "DROP DATABASE IF EXISTS \(configuration.database) WITH (FORCE)")
     }
 
+    /// Makes `configuration`'s database refuse new connections and ends the open ones, as a server that is down
+    /// would; `allowConnections(to:)` undoes it.
+    public static func refuseConnections(to configuration: PostgresStoreConfiguration) throws {
+        let server = try serverConfiguration()
+        try administer(server, "ALTER DATABASE \(configuration.database) ALLOW_CONNECTIONS false")
+        try administer(
+            server,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(configuration.database)'"
+        )
+    }
+
+    /// Lets `configuration`'s database take connections again.
+    public static func allowConnections(to configuration: PostgresStoreConfiguration) throws {
+        try administer(try serverConfiguration(), "ALTER DATABASE \(configuration.database) ALLOW_CONNECTIONS true")
+    }
+
     private static func serverConfiguration() throws -> PostgresStoreConfiguration {
         guard let url else {
             throw PostgresTestServerError(
