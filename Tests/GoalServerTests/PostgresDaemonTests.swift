@@ -90,3 +90,40 @@ struct PostgresOutageTests {
         }
     }
 }
+
+/// Two goald nodes on one PostgreSQL database (issue 15 point 4): tokens live in the store, so a revocation made
+/// anywhere closes the token's sessions on every node at its next token refresh (every 2 s).
+@Suite(
+    "goald nodes sharing tokens in PostgreSQL",
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+)
+struct PostgresSharedTokenTests {
+    @Test(
+        "a token revoked in the database, as goald token revoke --store does from another machine, closes its sessions on both nodes"
+    )
+    func revocationReachesEveryNode() async throws {
+        let database = try PostgresTestServer.makeDatabase()
+        defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
+        try await withTestDaemon(storage: try PostgresLeagueStorage(configuration: database)) { nodeA in
+            try await withTestDaemon(storage: try PostgresLeagueStorage(configuration: database)) { nodeB in
+                let onA = try await TestSession.open(nodeA, token: nodeA.tokens.editor)
+                let onB = try await TestSession.open(nodeB, token: nodeB.tokens.editor)
+                let viewerOnB = try await TestSession.open(nodeB, token: nodeB.tokens.viewer)
+
+                let elsewhere = try PostgresLeagueStorage(configuration: database)
+                defer { try? elsewhere.close() }  // cleanup only
+                _ = try elsewhere.revokeToken(named: "alice", at: Timestamp(millisecondsSince1970: 1_800_000_000_000))
+
+                #expect(try await onA.readUntilClosed().1 == 4403)
+                #expect(try await onB.readUntilClosed().1 == 4403)
+                // Another token's session on the same node is untouched: it still gets answers.
+                try await viewerOnB.send(viewerOnB.mutation(seq: 1, base: 0, Make.createPlayer("Ada")))
+                guard case .rejected(1, let rejection) = try await viewerOnB.next() else {
+                    Issue.record("the viewer's session did not answer")
+                    return
+                }
+                #expect(rejection.code == .unauthorized)
+            }
+        }
+    }
+}
