@@ -18,6 +18,8 @@ import PostgresNIO
 public final class PostgresLeagueStorage: LeagueStorage {
     /// Where the store lives (`description` hides the password).
     public let configuration: PostgresStoreConfiguration
+    public var kind: String { "postgres" }
+    public var isShared: Bool { true }
     let retention: RetentionPolicy
     let writer: PostgresLink
     let reader: PostgresLink

@@ -37,6 +37,8 @@ extension ForwardingLeagueStorage {
     }
 
     public func epoch() throws(StorageError) -> LeagueEpoch { try base.epoch() }
+    public var kind: String { base.kind }
+    public var isShared: Bool { base.isShared }
 
     public func rotateEpoch() throws(StorageError) -> LeagueEpoch { try base.rotateEpoch() }
 

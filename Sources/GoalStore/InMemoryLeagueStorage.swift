@@ -97,6 +97,8 @@ public final class InMemoryLeagueStorage: LeagueStorage, @unchecked Sendable {
         }
     }
 
+    public var kind: String { "memory" }
+
     public func epoch() throws(StorageError) -> LeagueEpoch {
         try withOpen("epoch()") { contents in contents.epoch }
     }

@@ -68,4 +68,15 @@ public protocol LeagueStorage: Sendable {
 
     /// Closes the store. Idempotent; later calls throw `StorageError.closed(call:)`.
     func close() throws(StorageError)
+
+    /// What kind of store this is, for `/healthz` and logs: `sqlite`, `postgres`, `memory`.
+    var kind: String { get }
+
+    /// True when other processes (goald nodes) may write to this store, so its head may move without this one.
+    var isShared: Bool { get }
+}
+
+extension LeagueStorage {
+    public var kind: String { "custom" }
+    public var isShared: Bool { false }
 }

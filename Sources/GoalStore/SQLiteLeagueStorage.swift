@@ -15,6 +15,7 @@ import Synchronization
 public final class SQLiteLeagueStorage: LeagueStorage {
     /// The database file.
     public let path: String
+    public var kind: String { "sqlite" }
     let pool: DatabasePool
     /// A second read-write connection used only for passive WAL checkpoints, so they never queue behind (or
     /// hold up) the writer's transactions.

@@ -9,15 +9,24 @@ import Testing
 
 @Suite("HTTP on the daemon's port: /healthz, /metrics, 404")
 struct HTTPEndpointTests {
-    @Test("/healthz reports the durable head and digest")
+    @Test("/healthz reports the node, the durable head and digest, and the store with its head")
     func healthz() async throws {
-        try await withTestDaemon { daemon in
+        let named: (inout ServerConfiguration) -> Void = { $0.nodeID = "node \"a\"" }
+        try await withTestDaemon(configure: named) { daemon in
             let writer = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
             _ = try await writer.commit(seq: 1, base: 0, Make.createPlayer("Ada"))
             let response = try await TestHTTPSClient.get(try daemon.connector(), path: "/healthz")
             #expect(response.status == 200)
-            #expect(response.bodyText.contains(#""head":1"#))
-            #expect(response.bodyText.contains((try daemon.storage.logBounds()).headDigest.hex))
+            let health = try #require(
+                try JSONSerialization.jsonObject(with: Data(response.bodyText.utf8)) as? [String: Any]
+            )
+            #expect(health["node"] as? String == "node \"a\"", "the node id is escaped as JSON")
+            #expect(health["head"] as? Int == 1)
+            #expect(health["digest"] as? String == (try daemon.storage.logBounds()).headDigest.hex)
+            #expect(health["store"] as? String == "memory")
+            #expect(health["store_available"] as? Bool == true)
+            #expect(health["store_head"] as? Int == 1)
+            #expect(health["trailing"] as? Int == 0)
         }
     }
 

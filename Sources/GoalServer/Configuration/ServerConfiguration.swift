@@ -1,3 +1,4 @@
+import Foundation
 public import GoalStore
 
 /// Everything a running goald needs to know, as one value: where it listens, where its state lives, how TLS is
@@ -29,6 +30,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maintenanceIntervalSeconds: Int
     /// Event-loop threads; 0 means one per core.
     public var eventLoopThreads: Int
+    /// This node's name in `/healthz`, metrics and logs, for operators running several goald on one store
+    /// (default: the host name).
+    public var nodeID: String
 
     public init(
         host: String = "127.0.0.1",
@@ -41,7 +45,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         retention: RetentionPolicy = .default,
         clientRecords: ClientRecordPolicy = .default,
         maintenanceIntervalSeconds: Int = 60,
-        eventLoopThreads: Int = 0
+        eventLoopThreads: Int = 0,
+        nodeID: String = ServerConfiguration.defaultNodeID
     ) {
         self.host = host
         self.port = port
@@ -54,7 +59,11 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.clientRecords = clientRecords
         self.maintenanceIntervalSeconds = maintenanceIntervalSeconds
         self.eventLoopThreads = eventLoopThreads
+        self.nodeID = nodeID
     }
+
+    /// The host name: the node's name unless `nodeID` is set.
+    public static var defaultNodeID: String { ProcessInfo.processInfo.hostName }
 
     /// The SQLite database inside the state directory.
     public var databasePath: String { stateDirectory + "/goald.sqlite" }

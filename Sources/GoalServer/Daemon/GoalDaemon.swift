@@ -248,6 +248,8 @@ public final class GoalDaemon: Service, Sendable {
             metrics: metrics,
             limits: configuration.limits,
             epoch: recovered.epoch.rawValue,
+            nodeID: configuration.nodeID,
+            storeHead: recovered.head,
             threadPool: threadPool,
             logger: logger
         )

@@ -1,8 +1,10 @@
+import CoreMetrics
 import Foundation
 import GoalModel
 import GoalStore
 import Logging
 import NIOPosix
+import Synchronization
 
 /// The daemon's background chores: re-reads the tokens table every 2 s (tokens created or revoked by `goald token`
 /// take effect; revoked tokens' sessions are closed with 4403), and every `interval` seconds forgets idle
@@ -21,6 +23,7 @@ struct Maintenance: Sendable {
             try? await Task.sleep(for: .seconds(2))  // cancelled: the check below ends the loop
             if Task.isCancelled { return }
             await refreshTokens()
+            await readStoreHead()
             sinceHousekeeping += 2
             if sinceHousekeeping >= max(2, interval) {
                 sinceHousekeeping = 0
@@ -39,6 +42,25 @@ struct Maintenance: Sendable {
             }
         } catch {
             logger.warning("could not re-read tokens", metadata: ["goal.error": "\(error)"])
+        }
+    }
+
+    /// The store's head for `/healthz` and the metrics: another node sharing the store may have moved it. A store
+    /// no other process writes (SQLite, in-memory) is not read: its head is this node's.
+    private func readStoreHead() async {
+        let storage = core.storage
+        guard storage.isShared else {
+            core.metrics.storeHead.set(Int64(clamping: core.engine.durableView.revision))
+            return
+        }
+        do {
+            let bounds = try await core.threadPool.runIfActive { try storage.logBounds() }
+            core.storeHead.store(bounds.head, ordering: .relaxed)
+            let local = core.engine.durableView.revision
+            core.metrics.storeHead.set(Int64(clamping: bounds.head))
+            core.metrics.trailingRevisions.set(Int64(clamping: bounds.head > local ? bounds.head - local : 0))
+        } catch {
+            logger.debug("could not read the store's head", metadata: ["goal.error": "\(error)"])
         }
     }
 

@@ -93,6 +93,10 @@ final class Engine: @unchecked Sendable {
     /// ones, so a client waits a minute, not the inbox's short delay.
     static let tableFullRetryMilliseconds = 60_000
 
+    /// False while the store is unavailable (batches retried, mutations answered `overloaded`). Any thread.
+    var isStoreAvailable: Bool { storeAvailable.load(ordering: .relaxed) }
+    private let storeAvailable = Atomic<Bool>(true)
+
     /// The durable league, for snapshots and health checks. Any thread.
     var durableView: DurableView { durable.withLockedValue { $0 } }
 
@@ -267,6 +271,7 @@ final class Engine: @unchecked Sendable {
         writing = false
         if storeDown, case .success = result {
             storeDown = false
+            storeAvailable.store(true, ordering: .relaxed)
             metrics.storeAvailable.set(1)
             retryDelay = Self.firstRetryDelay
             logger.notice("the store is available again; batches are written and mutations decided")
@@ -290,6 +295,7 @@ final class Engine: @unchecked Sendable {
     private func retry(_ batch: ClosedBatch, after error: StorageError) {
         if !storeDown {
             storeDown = true
+            storeAvailable.store(false, ordering: .relaxed)
             metrics.storeAvailable.set(0)
             metrics.storeOutages.increment()
             logger.warning(

@@ -1,8 +1,10 @@
 import GoalModel
 import GoalStore
+import GoalWire
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// Answers the plain HTTP requests on the daemon's port: `GET /healthz`, `GET /metrics` (admin token in
 /// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), and 404 for anything else.
@@ -44,8 +46,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch (head.method, path) {
         case (.GET, "/healthz"):
             let view = core.engine.durableView
+            let storeHead = max(core.storeHead.load(ordering: .relaxed), view.revision)
+            let available = core.engine.isStoreAvailable
+            // The node id is the operator's text: escaped as a JSON string by GoalWire's writer.
             let body =
-                #"{"status":"ok","head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(core.epoch)","connections":\#(core.connections.total)}"#
+                #"{"status":"ok","node":\#(JSONText.string(core.nodeID)),"head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(core.epoch)","connections":\#(core.connections.total),"store":"\#(core.storage.kind)","store_available":\#(available),"store_head":\#(storeHead),"trailing":\#(storeHead - view.revision)}"#
             respond(context, head, .ok, contentType: "application/json", body: Array(body.utf8))
         case (.GET, "/metrics"):
             serveMetrics(head, context: context)

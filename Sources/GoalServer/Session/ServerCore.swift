@@ -32,6 +32,10 @@ final class ServerCore: Sendable {
     private let nextSessionID = Atomic<UInt64>(0)
     /// Bytes queued in every session's own outbound queue together (the global cap).
     let queuedBytes = Atomic<Int>(0)
+    /// This node's name (`ServerConfiguration.nodeID`).
+    let nodeID: String
+    /// The store's head when `Maintenance` last read it (every 2 s); another node may have moved it.
+    let storeHead: Atomic<UInt64>
 
     init(
         engine: Engine,
@@ -44,6 +48,8 @@ final class ServerCore: Sendable {
         metrics: ServerMetrics,
         limits: ServerLimits,
         epoch: String,
+        nodeID: String,
+        storeHead: Revision,
         threadPool: NIOThreadPool,
         logger: Logger
     ) {
@@ -57,6 +63,8 @@ final class ServerCore: Sendable {
         self.metrics = metrics
         self.limits = limits
         self.epoch = epoch
+        self.nodeID = nodeID
+        self.storeHead = Atomic(storeHead)
         self.threadPool = threadPool
         self.logger = logger
     }

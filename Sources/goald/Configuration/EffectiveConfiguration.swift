@@ -93,7 +93,8 @@ struct EffectiveConfiguration: Sendable {
                 retention: retention(),
                 clientRecords: clientRecords(),
                 maintenanceIntervalSeconds: integer("maintenanceIntervalSeconds", in: 1...86_400),
-                eventLoopThreads: integer("eventLoopThreads", in: 0...1_024)
+                eventLoopThreads: integer("eventLoopThreads", in: 0...1_024),
+                nodeID: nodeID()
             )
             let levelText = text("log.level") ?? "info"
             let level = Logger.Level(rawValue: levelText.lowercased())
@@ -109,6 +110,14 @@ struct EffectiveConfiguration: Sendable {
             let postgres = postgresStore()
             guard let level, let format else { return nil }
             return (configuration, postgres, level, format)
+        }
+
+        private mutating func nodeID() -> String {
+            guard let text = text("nodeId") else { return ServerConfiguration.defaultNodeID }
+            if text.isEmpty || text.count > 128 || text.contains(where: { $0.isNewline }) {
+                problem("nodeId", "must be 1–128 characters on one line")
+            }
+            return text
         }
 
         /// The PostgreSQL store of `store.url`; its password from the URL only when the URL came from the environment

@@ -231,6 +231,13 @@ enum GoaldSettings {
 
     private static let process: [Setting] = [
         Setting(
+            key: "nodeId",
+            kind: .string,
+            defaultValue: nil,
+            help: "This node's name in /healthz, metrics and logs, for several goald on one store (default: the host "
+                + "name)."
+        ),
+        Setting(
             key: "maintenanceIntervalSeconds",
             kind: .integer,
             defaultValue: .int(defaults.maintenanceIntervalSeconds),
