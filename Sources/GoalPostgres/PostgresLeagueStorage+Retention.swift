@@ -39,8 +39,7 @@ extension PostgresLeagueStorage {
     }
 
     private func unlockPruning() {
-        // A lost connection has released the session lock already; nothing else can fail here.
-        _ = try? writer.withConnection("prune(now:)") { connection in
+        _ = try? writer.withConnection("prune(now:)") { connection in  // a lost connection released the lock already
             try connection.run("SELECT pg_advisory_unlock(\(Self.pruneLock))")
         }
     }

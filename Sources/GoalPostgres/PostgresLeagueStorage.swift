@@ -48,7 +48,7 @@ public final class PostgresLeagueStorage: LeagueStorage {
                 _ = try PostgresReader.bounds(connection)
             }
         } catch {
-            close(links: true)
+            shutDown()
             throw error
         }
     }
@@ -94,13 +94,13 @@ public final class PostgresLeagueStorage: LeagueStorage {
     }
 
     public func close() throws(StorageError) {
-        close(links: true)
+        shutDown()
     }
 
-    private func close(links: Bool) {
+    /// Closes both connections and stops the store's event loop. Idempotent.
+    private func shutDown() {
         writer.close()
         reader.close()
-        // The group may already be shut down (close is idempotent); nothing is left to release then.
-        try? group.syncShutdownGracefully()
+        try? group.syncShutdownGracefully()  // already shut down by an earlier close: nothing left to release
     }
 }

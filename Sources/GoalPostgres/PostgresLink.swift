@@ -70,8 +70,7 @@ final class PostgresLink: Sendable {
             defer { state.connection = nil }
             return state.connection
         }
-        // A connection that fails to close cleanly is gone either way; the server ends its session.
-        try? connection?.close().wait()
+        try? connection?.close().wait()  // gone either way: the server ends its session
     }
 
     private func current(_ operation: String) throws -> PostgresConnection {
