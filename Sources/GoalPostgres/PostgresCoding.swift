@@ -1,5 +1,6 @@
 import GoalModel
 import GoalStore
+import GoalWire
 import NIOCore
 
 /// The PostgreSQL side of column conversions (BYTEA as `ByteBuffer`); the model values themselves are read by
@@ -23,5 +24,20 @@ enum PostgresCoding {
 
     static func stamp(_ revision: Int64, _ writer: String) throws(StorageError) -> FieldStamp {
         try StoredValues.stamp(revision, writer)
+    }
+
+    /// A log row from its stored frame: the changeset is read from the frame itself.
+    /// - Parameter source: Names the log in the error ("the source", "the store").
+    static func commit(of frame: LogFrame, in source: String) throws(StorageError) -> LoggedCommit {
+        let message: ServerMessage
+        do {
+            message = try ServerMessage.decode(frame.bytes)
+        } catch {
+            throw StorageError.inconsistent("\(source)'s frame of revision \(frame.revision) cannot be read: \(error)")
+        }
+        guard case .changeset(let changeset) = message, changeset.revision == frame.revision else {
+            throw StorageError.inconsistent("\(source)'s frame of revision \(frame.revision) is not its changeset")
+        }
+        return LoggedCommit(changeset: changeset, frame: frame.bytes)
     }
 }

@@ -41,7 +41,7 @@ extension PostgresLeagueStorage {
                         guard frame.revision == last + 1 else {
                             throw StorageError.inconsistent("the source log skips from \(last) to \(frame.revision)")
                         }
-                        commits.append(try Self.commit(of: frame))
+                        commits.append(try PostgresCoding.commit(of: frame, in: "the source"))
                         last = frame.revision
                     }
                     try writer.insertLogRows(commits)
@@ -53,7 +53,7 @@ extension PostgresLeagueStorage {
                 for player in league.state.allPlayers { entities.add(.playerUpserted(player)) }
                 for match in league.state.allMatches { entities.add(.matchUpserted(match)) }
                 try writer.write(entities)
-                try writer.write(Array(league.state.allClientRecords))
+                try writer.write(Array(league.state.allClientRecords), version: 1)
                 for token in tokens {
                     let hash = ByteBuffer(bytes: token.secretHash)
                     try connection.execute(
@@ -68,25 +68,12 @@ extension PostgresLeagueStorage {
                 let digest = ByteBuffer(bytes: league.headDigest.bytes)
                 try connection.execute(
                     """
-                    UPDATE league SET epoch = \(league.epoch.rawValue), head_revision = \(head), head_digest = \(digest)
+                    UPDATE league SET epoch = \(league.epoch.rawValue), head_revision = \(head), head_digest = \(digest),
+                        version = 1
                     WHERE id = 1
                     """
                 )
             }
         }
-    }
-
-    /// A log row from its stored frame: the columns come from the frame's own changeset.
-    private static func commit(of frame: LogFrame) throws -> LoggedCommit {
-        let message: ServerMessage
-        do {
-            message = try ServerMessage.decode(frame.bytes)
-        } catch {
-            throw StorageError.inconsistent("the source's frame of revision \(frame.revision) cannot be read: \(error)")
-        }
-        guard case .changeset(let changeset) = message else {
-            throw StorageError.inconsistent("the source's frame of revision \(frame.revision) is not a changeset")
-        }
-        return LoggedCommit(changeset: changeset, frame: frame.bytes)
     }
 }

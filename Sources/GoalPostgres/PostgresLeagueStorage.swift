@@ -1,6 +1,7 @@
 public import GoalModel
 public import GoalStore
 public import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -8,14 +9,15 @@ import PostgresNIO
 /// The league in a PostgreSQL database (postgres-nio): the same tables' meaning as `SQLiteLeagueStorage`, the
 /// schema created and versioned by goald (`PostgresSchema`). Several stores (goald nodes) may share one database:
 /// `append` locks the league row, so commits have one order, and refuses a batch that does not follow the
-/// stored head (`revisionGap`).
+/// stored head (`revisionGap`); `append(_:onto:rebase:)` decides a batch again when another node wrote first.
 ///
 /// Two connections: one for writes (`append`, pruning, tokens, the epoch), one for reads, each used by one caller
-/// at a time and opened again after it was lost. Every call blocks its thread (see `PostgresLink`).
+/// at a time and opened again after it was lost. Every call blocks its thread (see `PostgresLink`). A third one,
+/// started by `watchHead`, only listens for other nodes' commits (`PostgresHeadWatcher`).
 ///
 /// Threading: `Sendable`; as `LeagueStorage` says. Lifetime: from `init` (which connects and migrates) until
 /// `close()`; the store owns one event-loop thread for its connections.
-public final class PostgresLeagueStorage: LeagueStorage {
+public final class PostgresLeagueStorage: SharedLeagueStorage {
     /// Where the store lives (`description` hides the password).
     public let configuration: PostgresStoreConfiguration
     public var kind: String { "postgres" }
@@ -24,6 +26,8 @@ public final class PostgresLeagueStorage: LeagueStorage {
     let writer: PostgresLink
     let reader: PostgresLink
     private let group: MultiThreadedEventLoopGroup
+    private let logger: Logger
+    private let watcher = NIOLockedValueBox<PostgresHeadWatcher?>(nil)
 
     /// Connects, creates or upgrades the schema, and checks that the league row is readable.
     /// - Parameters:
@@ -38,6 +42,7 @@ public final class PostgresLeagueStorage: LeagueStorage {
     ) throws(StorageError) {
         self.configuration = configuration
         self.retention = retention
+        self.logger = logger
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         writer = PostgresLink(name: "writer", configuration: configuration, eventLoop: loop, logger: logger)
@@ -59,9 +64,41 @@ public final class PostgresLeagueStorage: LeagueStorage {
 
     public func append(_ batch: StorageBatch) throws(StorageError) {
         guard !batch.isEmpty else { return }
-        try writer.withConnection("append") { connection in
-            try connection.transaction { try PostgresWriter(connection: connection).append(batch) }
+        _ = try writer.withConnection("append") { connection in
+            try connection.transaction {
+                try PostgresWriter(connection: connection).append(batch, onto: nil) { _ throws(StorageError) in batch }
+            }
         }
+    }
+
+    public func append(
+        _ batch: StorageBatch,
+        onto base: StoreHead,
+        rebase: (ForeignChanges) throws(StorageError) -> StorageBatch
+    ) throws(StorageError) -> StoreHead {
+        try writer.withConnection("append") { connection in
+            try connection.transaction {
+                try PostgresWriter(connection: connection).append(batch, onto: base, rebase: rebase)
+            }
+        }
+    }
+
+    public func changes(after base: StoreHead) throws(StorageError) -> ForeignChanges {
+        try reader.withConnection("changes(after:)") { connection in
+            try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                try PostgresReader.changes(connection, after: base, head: try PostgresReader.head(connection))
+            }
+        }
+    }
+
+    public func watchHead(_ wake: @escaping @Sendable (StoreVersion?) -> Void) {
+        let started = PostgresHeadWatcher(
+            configuration: configuration,
+            eventLoop: group.next(),
+            logger: logger,
+            wake: wake
+        )
+        watcher.withLockedValue { $0 = started }
     }
 
     public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
@@ -99,6 +136,7 @@ public final class PostgresLeagueStorage: LeagueStorage {
 
     /// Closes both connections and stops the store's event loop. Idempotent.
     private func shutDown() {
+        watcher.withLockedValue { $0 }?.stop()
         writer.close()
         reader.close()
         try? group.syncShutdownGracefully()  // already shut down by an earlier close: nothing left to release

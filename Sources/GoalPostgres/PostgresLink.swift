@@ -84,7 +84,7 @@ final class PostgresLink: Sendable {
         do {
             connection = try PostgresConnection.connect(
                 on: eventLoop,
-                configuration: try connectionConfiguration(),
+                configuration: try configuration.connectionConfiguration(),
                 id: id,
                 logger: logger
             ).wait()
@@ -102,25 +102,6 @@ final class PostgresLink: Sendable {
         state.withLockedValue { state in
             if state.connection === connection { state.connection = nil }
         }
-    }
-
-    private func connectionConfiguration() throws -> PostgresConnection.Configuration {
-        let tls: PostgresConnection.Configuration.TLS
-        switch configuration.tls {
-        case .disable: tls = .disable
-        case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-        }
-        var result = PostgresConnection.Configuration(
-            host: configuration.host,
-            port: configuration.port,
-            username: configuration.username,
-            password: configuration.password,
-            database: configuration.database,
-            tls: tls
-        )
-        result.options.connectTimeout = .seconds(5)
-        result.options.additionalStartupParameters = [("application_name", "goald")]
-        return result
     }
 }
 
@@ -157,4 +138,26 @@ extension PostgresConnection {
 extension PostgresLink {
     /// postgres-nio logs every query at debug; the store logs what matters itself.
     static let quiet = Logger(label: "goald.postgres.query", factory: { _ in SwiftLogNoOpLogHandler() })
+}
+
+extension PostgresStoreConfiguration {
+    /// postgres-nio's configuration for this store: TLS as the URL says, a 5 s connect timeout, `application_name`.
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        let connectionTLS: PostgresConnection.Configuration.TLS
+        switch tls {
+        case .disable: connectionTLS = .disable
+        case .require: connectionTLS = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        var result = PostgresConnection.Configuration(
+            host: host,
+            port: port,
+            username: username,
+            password: password,
+            database: database,
+            tls: connectionTLS
+        )
+        result.options.connectTimeout = .seconds(5)
+        result.options.additionalStartupParameters = [("application_name", "goald")]
+        return result
+    }
 }

@@ -54,7 +54,8 @@ enum PostgresReader {
                 state: state,
                 headDigest: bounds.headDigest,
                 epoch: epoch,
-                oldestRetainedRevision: bounds.oldestRetainedRevision
+                oldestRetainedRevision: bounds.oldestRetainedRevision,
+                version: try head(connection).version
             )
         }
     }
@@ -117,8 +118,47 @@ enum PostgresReader {
         }
     }
 
-    private static func clientRecords(_ connection: PostgresConnection) throws -> [ClientRecord] {
-        try connection.run("SELECT instance, last_seq, results, last_used FROM client_records").map { row in
+    /// The head revision and version, unlocked.
+    static func head(_ connection: PostgresConnection) throws -> StoreHead {
+        guard let row = try connection.run("SELECT head_revision, version FROM league WHERE id = 1").first else {
+            throw StorageError.inconsistent("the league row is missing")
+        }
+        let (revision, version) = try row.decode((Int64, Int64).self)
+        return StoreHead(revision: try PostgresCoding.revision(revision), version: version)
+    }
+
+    /// What was written after `base` up to `head` (the caller's consistent view of the store: a locked head row, or
+    /// a REPEATABLE READ snapshot): the commits after `base.revision` and the records written after `base.version`.
+    static func changes(
+        _ connection: PostgresConnection,
+        after base: StoreHead,
+        head: StoreHead
+    ) throws
+        -> ForeignChanges
+    {
+        var commits: [LoggedCommit] = []
+        if head.revision > base.revision {
+            let frames = try backlog(connection, after: base.revision, upTo: head.revision, limit: Int.max)
+            guard frames.count == Int(head.revision - base.revision) else {
+                throw StorageError.inconsistent(
+                    "the log holds \(frames.count) changesets after revision \(base.revision), not up to \(head.revision)"
+                )
+            }
+            commits = try frames.map { frame throws(StorageError) in
+                try PostgresCoding.commit(of: frame, in: "the store")
+            }
+        }
+        let records = try clientRecords(connection, writtenAfter: base.version)
+        return ForeignChanges(commits: commits, clientRecords: records, head: head)
+    }
+
+    private static func clientRecords(
+        _ connection: PostgresConnection,
+        writtenAfter version: StoreVersion = -1
+    ) throws -> [ClientRecord] {
+        try connection.run(
+            "SELECT instance, last_seq, results, last_used FROM client_records WHERE version > \(version)"
+        ).map { row in
             let (instance, lastSeq, results, lastUsed) = try row.decode((String, Int64, ByteBuffer, Int64).self)
             let id = try PostgresCoding.instance(instance)
             let entries: [ClientRecord.Entry]

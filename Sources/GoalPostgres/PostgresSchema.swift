@@ -93,8 +93,21 @@ enum PostgresSchema {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            "v2-versions",
+            [
+                // Every batch bumps `version`, commits or not, and stamps the client records it writes with it: a node
+                // reads the records other nodes changed since the version it knows (exactly once across nodes).
+                "ALTER TABLE league ADD COLUMN version BIGINT NOT NULL DEFAULT 0",
+                "ALTER TABLE client_records ADD COLUMN version BIGINT NOT NULL DEFAULT 0",
+                "CREATE INDEX client_records_version ON client_records (version)",
+            ]
+        ),
     ]
+
+    /// The channel a committing transaction notifies with its new version (delivered at commit).
+    static let headChannel = "goald_head"
 
     /// An arbitrary constant: the advisory lock every goald takes while it migrates.
     static let migrationLock: Int64 = 0x676F_616C_6473_6368

@@ -6,25 +6,36 @@ import PostgresNIO
 
 /// Writes one batch inside the caller's transaction in a fixed number of statements, whatever its size: each
 /// table's rows go as arrays (`unnest`). It locks the league row first (the one serialization point between
-/// writers, `SELECT … FOR UPDATE`) and checks contiguity with the stored head; then the log rows; then each
-/// entity's state after the batch (deleted matches, the player lists of written matches, deleted players, player
-/// and match upserts, the new player lists); then the forgotten and touched client records and the new head. Any
-/// throw rolls the whole transaction back.
+/// writers, `SELECT … FOR UPDATE`); when another node wrote since the batch was decided, the batch is decided
+/// again on what it wrote; then it checks contiguity with the stored head; then the log rows; then each entity's
+/// state after the batch (deleted matches, the player lists of written matches, deleted players, player and match
+/// upserts, the new player lists); then the forgotten and touched client records, the new head and version, and
+/// the notification other nodes listen for. Any throw rolls the whole transaction back.
 struct PostgresWriter {
     let connection: PostgresConnection
 
-    func append(_ batch: StorageBatch) throws {
-        guard let row = try connection.run("SELECT head_revision FROM league WHERE id = 1 FOR UPDATE").first else {
-            throw StorageError.inconsistent("the league row is missing")
+    /// Writes `batch` after locking the league row. With a `base`, a store that moved past it (another node wrote)
+    /// first hands what was written since to `rebase` and writes the batch it returns instead.
+    /// - Returns: The head after the transaction.
+    func append(
+        _ batch: StorageBatch,
+        onto base: StoreHead?,
+        rebase: (ForeignChanges) throws(StorageError) -> StorageBatch
+    ) throws -> StoreHead {
+        let locked = try lockHead()
+        var batch = batch
+        if let base, locked.version != base.version {
+            batch = try rebase(try PostgresReader.changes(connection, after: base, head: locked))
         }
-        let head = try PostgresCoding.revision(try row.decode(Int64.self))
-        var expected = head + 1
+        guard !batch.isEmpty else { return locked }
+        var expected = locked.revision + 1
         for commit in batch.commits {
             guard commit.revision == expected else {
                 throw StorageError.revisionGap(expected: expected, found: commit.revision)
             }
             expected += 1
         }
+        let version = locked.version + 1
         try insertLogRows(batch.commits)
         var effects = EntityEffects()
         for commit in batch.commits {
@@ -35,14 +46,32 @@ struct PostgresWriter {
             let instances = batch.forgottenClients.map(\.rawValue)
             try connection.execute("DELETE FROM client_records WHERE instance = ANY(\(instances))")
         }
-        try write(batch.clientRecords)
+        try write(batch.clientRecords, version: version)
         if let last = batch.commits.last {
             let revision = PostgresCoding.integer(last.revision)
             let digest = ByteBuffer(bytes: last.changeset.digest.bytes)
             try connection.execute(
-                "UPDATE league SET head_revision = \(revision), head_digest = \(digest) WHERE id = 1"
+                """
+                UPDATE league SET head_revision = \(revision), head_digest = \(digest), version = \(version)
+                WHERE id = 1
+                """
             )
+        } else {
+            try connection.execute("UPDATE league SET version = \(version) WHERE id = 1")
         }
+        // Delivered when the transaction commits, to every node listening (`PostgresHeadWatcher`).
+        try connection.execute("SELECT pg_notify(\(PostgresSchema.headChannel), \(String(version)))")
+        return StoreHead(revision: batch.lastRevision ?? locked.revision, version: version)
+    }
+
+    /// Locks the league row (the one serialization point between writers) and reads the head it guards.
+    private func lockHead() throws -> StoreHead {
+        guard let row = try connection.run("SELECT head_revision, version FROM league WHERE id = 1 FOR UPDATE").first
+        else {
+            throw StorageError.inconsistent("the league row is missing")
+        }
+        let (revision, version) = try row.decode((Int64, Int64).self)
+        return StoreHead(revision: try PostgresCoding.revision(revision), version: version)
     }
 
     /// The log rows of `commits`, one statement. NULL columns travel as sentinels (`''`, -1): postgres-nio's array
@@ -161,8 +190,8 @@ struct PostgresWriter {
         )
     }
 
-    /// Inserts or replaces exactly-once records, one statement.
-    func write(_ records: [ClientRecord]) throws {
+    /// Inserts or replaces exactly-once records, one statement, stamped with the store version that wrote them.
+    func write(_ records: [ClientRecord], version: StoreVersion) throws {
         guard !records.isEmpty else { return }
         let instances = records.map(\.instance.rawValue)
         let lastSeqs = records.map { Int64(clamping: $0.lastSeq) }
@@ -170,11 +199,12 @@ struct PostgresWriter {
         let lastUsed = records.map(\.lastUsed.millisecondsSince1970)
         try connection.execute(
             """
-            INSERT INTO client_records (instance, last_seq, results, last_used)
-            SELECT * FROM unnest(\(instances)::TEXT[], \(lastSeqs)::BIGINT[], \(results)::BYTEA[],
+            INSERT INTO client_records (instance, last_seq, results, last_used, version)
+            SELECT *, \(version)::BIGINT FROM unnest(\(instances)::TEXT[], \(lastSeqs)::BIGINT[], \(results)::BYTEA[],
                 \(lastUsed)::BIGINT[])
             ON CONFLICT (instance) DO UPDATE
-            SET last_seq = excluded.last_seq, results = excluded.results, last_used = excluded.last_used
+            SET last_seq = excluded.last_seq, results = excluded.results, last_used = excluded.last_used,
+                version = excluded.version
             """
         )
     }

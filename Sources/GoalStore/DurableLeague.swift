@@ -15,12 +15,22 @@ public struct DurableLeague: Sendable, Equatable {
     /// The oldest revision still in the changeset log; nil when the log is empty (nothing committed yet, or
     /// everything pruned).
     public var oldestRetainedRevision: Revision?
+    /// The store's version when it was read (`SharedLeagueStorage`: bumped by every batch); 0 for stores only
+    /// one process writes.
+    public var version: StoreVersion
 
-    public init(state: LeagueState, headDigest: Digest, epoch: LeagueEpoch, oldestRetainedRevision: Revision?) {
+    public init(
+        state: LeagueState,
+        headDigest: Digest,
+        epoch: LeagueEpoch,
+        oldestRetainedRevision: Revision?,
+        version: StoreVersion = 0
+    ) {
         self.state = state
         self.headDigest = headDigest
         self.epoch = epoch
         self.oldestRetainedRevision = oldestRetainedRevision
+        self.version = version
     }
 
     /// The revision of the last durable commit.

@@ -50,6 +50,8 @@ private struct SimulatedClient {
 private struct Simulation {
     var rng: SplitMix64
     var state = LeagueState()
+    /// Follows `state` only by replaying each commit's changeset, as a goald node sharing a store does.
+    var replayed = LeagueState()
     var oracle = ReferenceModel()
     var clients: [SimulatedClient]
     var engineDigest = Digest.genesis
@@ -113,6 +115,7 @@ private struct Simulation {
             #expect(commit.revision == revisionBefore + 1, "revisions are gap-free")
             let actual = commit.changeset(time: Simulation.time(commit.revision), digest: .genesis)
             try #require(actual == changeset, "commit differs for \(mutation)")
+            try replayed.apply(actual)
             engineDigest = chainedDigest(previous: engineDigest, changeset: actual)
             oracleDigest = chainedDigest(previous: oracleDigest, changeset: changeset)
             try #require(engineDigest == oracleDigest)
@@ -135,6 +138,9 @@ private struct Simulation {
     }
 
     func compareFinalState() throws {
+        var replayed = self.replayed
+        for record in state.allClientRecords { replayed.replaceClientRecord(record) }
+        #expect(replayed == state, "replaying the changesets rebuilds the same state, derived indexes included")
         #expect(state.revision == oracle.revision)
         #expect(state.revision == Revision(commits))
         #expect(

@@ -38,7 +38,11 @@ struct BatchWriterTests {
 
     private func write(_ batch: ClosedBatch, with writer: BatchWriter) async -> Result<Void, StorageError> {
         await withCheckedContinuation { continuation in
-            writer.write(batch) { continuation.resume(returning: $0) }
+            writer.write(batch, onto: StoreHead(revision: 0, version: 0)) { _ throws(StorageError) in
+                batch.storage  // never called: the store is not shared
+            } completion: {
+                continuation.resume(returning: $0.map { _ in () })
+            }
         }
     }
 

@@ -19,4 +19,9 @@ extension LeagueState {
         for instance in idle { clientRecords[instance] = nil }
         return idle
     }
+
+    /// Forgets one instance's record (another writer of a shared store forgot it in the same batch).
+    public mutating func forgetClientRecord(_ instance: ClientInstanceID) {
+        clientRecords[instance] = nil
+    }
 }

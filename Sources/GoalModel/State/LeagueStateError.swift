@@ -9,6 +9,7 @@ public struct LeagueStateError: Error, Hashable, Sendable, CustomStringConvertib
         case playerRepeated(MatchID, PlayerID)
         case revisionBehind(Revision, Revision)
         case duplicateClient(ClientInstanceID)
+        case notNext(Revision, Revision)
     }
 
     private let kind: Kind
@@ -36,6 +37,11 @@ public struct LeagueStateError: Error, Hashable, Sendable, CustomStringConvertib
         .init(kind: .duplicateClient(id))
     }
 
+    /// A replayed changeset does not follow the state's revision.
+    public static func notNext(_ revision: Revision, changeset: Revision) -> LeagueStateError {
+        .init(kind: .notNext(revision, changeset))
+    }
+
     public var description: String {
         switch kind {
         case .duplicatePlayer(let id): "two players have the id \(id)"
@@ -45,6 +51,7 @@ public struct LeagueStateError: Error, Hashable, Sendable, CustomStringConvertib
         case .playerRepeated(let match, let player): "match \(match) lists player \(player) more than once"
         case .revisionBehind(let revision, let stamp): "state revision \(revision) is older than a stamp at \(stamp)"
         case .duplicateClient(let id): "two client records have the instance \(id)"
+        case .notNext(let revision, let changeset): "changeset \(changeset) does not follow revision \(revision)"
         }
     }
 }

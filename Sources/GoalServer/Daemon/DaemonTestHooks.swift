@@ -13,15 +13,20 @@ public struct DaemonTestHooks: Sendable {
     public var clock: (@Sendable () -> Timestamp)?
     /// Runs the exactly-once table's sweep when the test asks, instead of waiting for `Maintenance`.
     public var clientRecordSweep: ClientRecordSweep?
+    /// False: on a shared store the node neither listens for other nodes' commits nor polls the head, so it learns
+    /// what they wrote only when a client or its own write needs it (a node that lags, on purpose).
+    public var followsOtherNodes: Bool
 
     public init(
         fanoutGate: FanoutGate? = nil,
         clock: (@Sendable () -> Timestamp)? = nil,
-        clientRecordSweep: ClientRecordSweep? = nil
+        clientRecordSweep: ClientRecordSweep? = nil,
+        followsOtherNodes: Bool = true
     ) {
         self.fanoutGate = fanoutGate
         self.clock = clock
         self.clientRecordSweep = clientRecordSweep
+        self.followsOtherNodes = followsOtherNodes
     }
 
     /// No hooks.

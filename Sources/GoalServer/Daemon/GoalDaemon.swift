@@ -147,7 +147,12 @@ public final class GoalDaemon: Service, Sendable {
             throw error
         }
 
-        let maintenance = Maintenance(core: core, interval: configuration.maintenanceIntervalSeconds, logger: logger)
+        let maintenance = Maintenance(
+            core: core,
+            interval: configuration.maintenanceIntervalSeconds,
+            followsOtherNodes: testHooks.followsOtherNodes,
+            logger: logger
+        )
         let maintenanceTask = Task { await maintenance.run() }
         let reason = await withGracefulShutdownHandler {
             await waitForStop()
@@ -228,6 +233,12 @@ public final class GoalDaemon: Service, Sendable {
             onFatalError: { [weak self] error in self?.signalStop(.fatal("a batch write failed: \(error)")) }
         )
         testHooks.clientRecordSweep?.attach(engine)
+        // Other nodes' commits: the notification is the doorbell; `Maintenance` also reads the head every 2 s.
+        if testHooks.followsOtherNodes {
+            (storage as? any SharedLeagueStorage)?.watchHead { [weak engine] version in
+                engine?.requestCatchUp(after: version)
+            }
+        }
         let maxConnections = configuration.limits.maxConnections ?? Self.defaultMaxConnections()
         return ServerCore(
             engine: engine,

@@ -7,7 +7,8 @@ import NIOPosix
 import Synchronization
 
 /// The daemon's background chores: re-reads the tokens table every 2 s (tokens created or revoked by `goald token`
-/// take effect; revoked tokens' sessions are closed with 4403), and every `interval` seconds forgets idle
+/// take effect; revoked tokens' sessions are closed with 4403) and a shared store's head (a node behind it catches
+/// up), and every `interval` seconds forgets idle
 /// exactly-once records (`Engine.forgetIdleClientRecords()`), prunes the changeset log by the retention policy and
 /// runs a passive WAL checkpoint. Blocking store calls run on the thread pool.
 ///
@@ -15,6 +16,8 @@ import Synchronization
 struct Maintenance: Sendable {
     let core: ServerCore
     let interval: Int
+    /// Asks the engine to catch up when the shared store's head is ahead of it (false only in tests).
+    let followsOtherNodes: Bool
     let logger: Logger
 
     func run() async {
@@ -57,6 +60,8 @@ struct Maintenance: Sendable {
             let bounds = try await core.threadPool.runIfActive { try storage.logBounds() }
             core.storeHead.store(bounds.head, ordering: .relaxed)
             let local = core.engine.durableView.revision
+            // A lost notification, or a lost LISTEN connection: the head check is what guarantees the catch-up.
+            if bounds.head > local, followsOtherNodes { core.engine.requestCatchUp() }
             core.metrics.storeHead.set(Int64(clamping: bounds.head))
             core.metrics.trailingRevisions.set(Int64(clamping: bounds.head > local ? bounds.head - local : 0))
         } catch {

@@ -3,32 +3,71 @@ import GoalModel
 import GoalStore
 
 /// Persists closed batches on its own serial queue, one durable (fsynced) transaction per batch, while the engine
-/// fills the next batch.
+/// fills the next batch. On a store other nodes write too (`SharedLeagueStorage`) it also reads what they wrote.
 ///
-/// Threading: `write` may be called from any thread but the engine calls it only when no write is in flight, so
-/// batches reach the store one at a time, in order. `completion` runs on the writer queue. `Sendable`: it holds
-/// only the queue and the store, both `Sendable`. Lifetime: as long as the engine.
+/// Threading: `write` and `readChanges` may be called from any thread but the engine calls them only when nothing
+/// is in flight, so batches reach the store one at a time, in order. Completions run on the writer queue; a
+/// shared store's `rebase` runs there too, while the store's head is locked. `Sendable`: it holds only the
+/// queue and the store, both `Sendable`. Lifetime: as long as the engine.
 final class BatchWriter: Sendable {
     private let queue = DispatchQueue(label: "goald.writer", qos: .userInitiated)
     private let storage: any LeagueStorage
+    private let shared: (any SharedLeagueStorage)?
 
     init(storage: any LeagueStorage) {
         self.storage = storage
+        self.shared = storage as? any SharedLeagueStorage
     }
 
-    /// Writes `batch.storage` in one transaction, then calls `completion` with the result.
+    /// True when other nodes write the store too.
+    var isShared: Bool { shared != nil }
+
+    /// Writes `batch.storage` in one transaction on the store as it was at `base`, then calls `completion` with the
+    /// store's head after it.
     ///
-    /// A batch the store already holds counts as written: an attempt may commit and then lose its connection
-    /// before it hears so (`StorageError.unavailable`), and the engine writes the batch again. The store then
-    /// refuses it (`revisionGap`), and its head and digest are the batch's last; the digest chains the whole
-    /// history, so no other batch ends that way.
-    func write(_ batch: ClosedBatch, completion: @escaping @Sendable (Result<Void, StorageError>) -> Void) {
+    /// On a shared store that moved past `base`, `rebase` gets what the others wrote and returns the batch decided
+    /// again, which is written instead. On any other store, a batch the store already holds counts as written: an
+    /// attempt may commit and then lose its connection before it hears so (`StorageError.unavailable`), and the
+    /// engine writes the batch again. The store then refuses it (`revisionGap`), and its head and digest are the
+    /// batch's last; the digest chains the whole history, so no other batch ends that way.
+    func write(
+        _ batch: ClosedBatch,
+        onto base: StoreHead,
+        rebase: @escaping @Sendable (ForeignChanges) throws(StorageError) -> StorageBatch,
+        completion: @escaping @Sendable (Result<StoreHead, StorageError>) -> Void
+    ) {
         queue.async {
+            if let shared = self.shared {
+                do throws(StorageError) {
+                    completion(.success(try shared.append(batch.storage, onto: base, rebase: rebase)))
+                } catch {
+                    completion(.failure(error))
+                }
+                return
+            }
+            let after = StoreHead(revision: batch.storage.lastRevision ?? base.revision, version: base.version + 1)
             do throws(StorageError) {
                 try self.storage.append(batch.storage)
-                completion(.success(()))
+                completion(.success(after))
             } catch {
-                completion(self.isAlreadyWritten(batch, refusedWith: error) ? .success(()) : .failure(error))
+                completion(self.isAlreadyWritten(batch, refusedWith: error) ? .success(after) : .failure(error))
+            }
+        }
+    }
+
+    /// Reads what other nodes wrote to a shared store after `base` (an empty change set for any other store).
+    func readChanges(
+        after base: StoreHead,
+        completion: @escaping @Sendable (Result<ForeignChanges, StorageError>) -> Void
+    ) {
+        queue.async {
+            guard let shared = self.shared else {
+                return completion(.success(ForeignChanges(commits: [], clientRecords: [], head: base)))
+            }
+            do throws(StorageError) {
+                completion(.success(try shared.changes(after: base)))
+            } catch {
+                completion(.failure(error))
             }
         }
     }

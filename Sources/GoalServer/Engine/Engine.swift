@@ -24,39 +24,53 @@ import Synchronization
 /// forgets records idle for the policy's age, in the next batch; while the table holds `maximumCount` records, a
 /// mutation from an instance without one is answered `overloaded{seq}` after `tableFullRetryMilliseconds`.
 ///
+/// On a store other goald nodes write too (`SharedLeagueStorage`), the engine also follows them
+/// (`Engine+SharedStore.swift`): a batch whose store moved is decided again on what the others wrote, and their
+/// commits reach this node's sessions like its own.
+///
 /// Threading: `submit` is called from event loops and never blocks. All other mutable state is confined to `queue`, which serves as
 /// this class's lock: that is why it is `@unchecked Sendable`. `durableView` is a lock-protected copy for readers.
-/// Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError` once and stops it.
+/// The writer's queue may wait for `queue` (`queue.sync` while a shared store's head is locked); `queue` never
+/// waits for the writer. Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError`
+/// once and stops it.
 final class Engine: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "goald.engine", qos: .userInitiated)
+    let queue = DispatchQueue(label: "goald.engine", qos: .userInitiated)
     private let inboxDepth = Atomic<Int>(0)
     /// Mutations submitted and not yet answered to the hub (in the inbox, or decided and not yet durable).
-    private let held = Atomic<Int>(0)
+    let held = Atomic<Int>(0)
     private let capacity: Int
     private let clientRecordPolicy: ClientRecordPolicy
-    private let writer: BatchWriter
-    private let hub: Hub
-    private let metrics: ServerMetrics
-    private let logger: Logger
+    let writer: BatchWriter
+    let hub: Hub
+    let metrics: ServerMetrics
+    let logger: Logger
     private let now: @Sendable () -> Timestamp
-    private let onFatalError: @Sendable (StorageError) -> Void
+    let onFatalError: @Sendable (StorageError) -> Void
     private let tableFullLog = RefusalLog(interval: .seconds(60))
 
-    // Confined to `queue`.
-    private var state: LeagueState
-    private var headDigest: Digest
-    private var openBatch = OpenBatch()
-    private var openedAt: ContinuousClock.Instant?
-    private var writing = false
+    // Confined to `queue` (internal only for the engine's extensions in other files).
+    var state: LeagueState
+    var headDigest: Digest
+    var openBatch = OpenBatch()
+    var openedAt: ContinuousClock.Instant?
+    /// The batch the writer is writing (nil when idle).
+    var inFlight: ClosedBatch?
+    /// Where the store stood after this node's last write or catch-up: what the batch in flight is decided on.
+    var storeHead: StoreHead
     /// The store said it is unavailable (`StorageError.isTransient`): the batch in flight is retried after
     /// `retryDelay`, and new mutations are answered `overloaded` at once.
-    private var storeDown = false
-    private var retryDelay = Engine.firstRetryDelay
-    private var stopping = false
-    private var failed = false
-    private var drained: [CheckedContinuation<Void, Never>] = []
+    var storeDown = false
+    var retryDelay = Engine.firstRetryDelay
+    var stopping = false
+    var failed = false
+    var drained: [CheckedContinuation<Void, Never>] = []
+    /// Shared stores only: a read of what other nodes wrote is in flight, is wanted, and what waits for it.
+    var catchingUp = false
+    var catchUpWanted = false
+    var parked: [TimedRequest] = []
+    var headWaiters: [(revision: Revision, resume: @Sendable () -> Void)] = []
 
-    private let durable: NIOLockedValueBox<DurableView>
+    let durable: NIOLockedValueBox<DurableView>
 
     init(
         recovered: DurableLeague,
@@ -71,6 +85,7 @@ final class Engine: @unchecked Sendable {
     ) {
         self.state = recovered.state
         self.headDigest = recovered.headDigest
+        self.storeHead = StoreHead(revision: recovered.head, version: recovered.version)
         self.capacity = capacity
         self.clientRecordPolicy = clientRecordPolicy
         self.writer = writer
@@ -95,7 +110,7 @@ final class Engine: @unchecked Sendable {
 
     /// False while the store is unavailable (batches retried, mutations answered `overloaded`). Any thread.
     var isStoreAvailable: Bool { storeAvailable.load(ordering: .relaxed) }
-    private let storeAvailable = Atomic<Bool>(true)
+    let storeAvailable = Atomic<Bool>(true)
 
     /// The durable league, for snapshots and health checks. Any thread.
     var durableView: DurableView { durable.withLockedValue { $0 } }
@@ -123,6 +138,10 @@ final class Engine: @unchecked Sendable {
             queue.async {
                 self.stopping = true
                 self.drained.append(continuation)
+                // Held back for a catch-up: their sessions are closing; their clients re-send after reconnect.
+                self.held.subtract(self.parked.count, ordering: .relaxed)
+                self.parked = []
+                self.resumeHeadWaiters(all: true)
                 self.writeIfIdle()
                 self.resumeDrainedIfDone()
             }
@@ -136,19 +155,29 @@ final class Engine: @unchecked Sendable {
             held.subtract(1, ordering: .relaxed)
             return  // the session is being closed; its client re-sends after reconnect
         }
-        let mutation = request.mutation
-        let instance = mutation.id.instance
-        let time = now()
         if storeDown {
             answerAtOnce(
                 request,
-                .overloaded(seq: mutation.id.seq, retryAfterMilliseconds: Self.storeDownRetryMilliseconds)
+                .overloaded(seq: request.mutation.id.seq, retryAfterMilliseconds: Self.storeDownRetryMilliseconds)
             )
             return
         }
+        let timed = TimedRequest(request: request, time: now())
+        if park(timed) { return }
+        decide(timed, into: &openBatch)
+        writeIfIdle()
+    }
+
+    /// Decides one mutation on `state` and adds its commit, record and answer to `batch`. Deciding the same
+    /// requests again on another state (`Engine+SharedStore.swift`) goes through here too, with `counting` false
+    /// so the metrics count each mutation once.
+    func decide(_ timed: TimedRequest, into batch: inout OpenBatch, counting: Bool = true) {
+        let request = timed.request
+        let mutation = request.mutation
+        let instance = mutation.id.instance
         let message: ServerMessage
         if !request.role.permits(mutation.action) {
-            metrics.recordRejection(.unauthorized)
+            if counting { metrics.recordRejection(.unauthorized) }
             message = .rejected(
                 seq: mutation.id.seq,
                 MutationRejection(
@@ -160,8 +189,8 @@ final class Engine: @unchecked Sendable {
             state.clientRecordCount >= clientRecordPolicy.maximumCount
         {
             // Evicting a record younger than the policy's age would let a re-send of its mutations apply twice.
-            metrics.overloaded.increment()
-            if let refusals = tableFullLog.refused(now: .now()) {
+            if counting { metrics.overloaded.increment() }
+            if counting, let refusals = tableFullLog.refused(now: .now()) {
                 logger.warning(
                     "the exactly-once table is full; mutations from new client instances are answered overloaded",
                     metadata: [
@@ -174,28 +203,28 @@ final class Engine: @unchecked Sendable {
         } else {
             let recordsBefore = state.clientRecordCount
             let decision = ConflictEngine.apply(mutation, author: request.author, to: &state)
-            state.markClientRecordUsed(instance, at: time)
+            state.markClientRecordUsed(instance, at: timed.time)
             if state.clientRecordCount != recordsBefore { metrics.clientRecords.set(state.clientRecordCount) }
             switch decision {
             case .commit(let commit):
                 // `encode` computes the chained digest (the changeset's own digest field is not read).
-                var changeset = commit.changeset(time: time, digest: headDigest)
+                var changeset = commit.changeset(time: timed.time, digest: headDigest)
                 let frame = ChangesetFrame.encode(changeset, previousDigest: headDigest)
                 changeset.digest = frame.digest
                 headDigest = frame.digest
-                openBatch.commits.append(LoggedCommit(changeset: changeset, frame: frame.bytes))
-                openBatch.touchedInstances.insert(instance)
+                batch.commits.append(LoggedCommit(changeset: changeset, frame: frame.bytes))
+                batch.touchedInstances.insert(instance)
             case .noop, .rejected:
-                openBatch.touchedInstances.insert(instance)
+                batch.touchedInstances.insert(instance)
             case .duplicate:
                 break
             }
-            metrics.recordDecision(decision)
+            if counting { metrics.recordDecision(decision) }
             message = ServerMessage.outcome(seq: mutation.id.seq, decision.outcome)
         }
         if openedAt == nil { openedAt = .now }
-        openBatch.replies.append(DecidedReply(address: request.replyTo, message: message, after: state.revision))
-        writeIfIdle()
+        batch.requests.append(timed)
+        batch.replies.append(DecidedReply(address: request.replyTo, message: message, after: state.revision))
     }
 
     /// Forgets the exactly-once records not used for the policy's age (each instance is then unknown: a mutation
@@ -219,116 +248,11 @@ final class Engine: @unchecked Sendable {
             }
         }
     }
-
-    /// Closes the open batch and starts writing it, unless a write is in flight (then it keeps filling).
-    private func writeIfIdle() {
-        guard !writing, !failed, !openBatch.isEmpty else { return }
-        let batch = ClosedBatch(
-            storage: StorageBatch(
-                commits: openBatch.commits,
-                clientRecords: openBatch.touchedInstances.compactMap { state.clientRecord(for: $0) },
-                forgottenClients: Array(openBatch.forgottenInstances)
-            ),
-            stateAfter: state,
-            digestAfter: headDigest,
-            replies: openBatch.replies,
-            openedAt: openedAt ?? .now
-        )
-        openBatch = OpenBatch()
-        openedAt = nil
-        guard !batch.storage.isEmpty else {
-            // Only replies (duplicates of durable results, unauthorized): nothing to persist, nothing in flight.
-            publish(batch)
-            return
-        }
-        writing = true
-        writer.write(batch) { result in
-            self.queue.async { self.writeFinished(batch, result) }
-        }
-    }
-
-    /// Answers a mutation that was not decided, without waiting for the batch in flight: the answer follows the
-    /// durable head, which is what its session has or will have first.
-    private func answerAtOnce(_ request: MutationRequest, _ message: ServerMessage) {
-        metrics.overloaded.increment()
-        let durable = durableView
-        publish(
-            ClosedBatch(
-                storage: StorageBatch(),
-                stateAfter: durable.state,
-                digestAfter: durable.digest,
-                replies: [DecidedReply(address: request.replyTo, message: message, after: durable.state.revision)],
-                openedAt: .now
-            )
-        )
-    }
-
-    private func writeFinished(_ batch: ClosedBatch, _ result: Result<Void, StorageError>) {
-        if case .failure(let error) = result, error.isTransient, !stopping {
-            retry(batch, after: error)
-            return
-        }
-        writing = false
-        if storeDown, case .success = result {
-            storeDown = false
-            storeAvailable.store(true, ordering: .relaxed)
-            metrics.storeAvailable.set(1)
-            retryDelay = Self.firstRetryDelay
-            logger.notice("the store is available again; batches are written and mutations decided")
-        }
-        switch result {
-        case .success:
-            metrics.batchCommits.record(batch.storage.commits.count)
-            metrics.commitLatency.recordNanoseconds(Int64((ContinuousClock.now - batch.openedAt).nanoseconds))
-            publish(batch)
-            writeIfIdle()
-        case .failure(let error):
-            failed = true
-            logger.critical("batch write failed; stopping", metadata: ["goal.error": "\(error)"])
-            onFatalError(error)
-        }
-        resumeDrainedIfDone()
-    }
-
-    /// Keeps the batch in flight and writes it again after a growing delay; meanwhile new mutations are answered
-    /// `overloaded`. The store recognises a batch that an attempt committed before its connection was lost.
-    private func retry(_ batch: ClosedBatch, after error: StorageError) {
-        if !storeDown {
-            storeDown = true
-            storeAvailable.store(false, ordering: .relaxed)
-            metrics.storeAvailable.set(0)
-            metrics.storeOutages.increment()
-            logger.warning(
-                "the store is unavailable; retrying the batch in flight and answering new mutations overloaded",
-                metadata: ["goal.error": "\(error)"]
-            )
-        }
-        let delay = retryDelay
-        retryDelay = min(retryDelay * 2, Self.lastRetryDelay)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.nanoseconds))) {
-            self.writer.write(batch) { result in
-                self.queue.async { self.writeFinished(batch, result) }
-            }
-        }
-    }
-
-    private func publish(_ batch: ClosedBatch) {
-        durable.withLockedValue { $0 = DurableView(state: batch.stateAfter, digest: batch.digestAfter) }
-        hub.publish(batch)
-        held.subtract(batch.replies.count, ordering: .relaxed)  // one answer per mutation decided
-    }
-
-    private func resumeDrainedIfDone() {
-        guard stopping, failed || (!writing && openBatch.isEmpty) else { return }
-        let waiting = drained
-        drained = []
-        for continuation in waiting { continuation.resume() }
-    }
 }
 
 extension Duration {
     /// The duration in whole nanoseconds.
-    fileprivate var nanoseconds: Int64 {
+    var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

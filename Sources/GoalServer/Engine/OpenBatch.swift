@@ -8,6 +8,8 @@ import GoalWire
 ///
 /// Value type, confined to the engine queue.
 struct OpenBatch {
+    /// Every mutation decided into the batch, in order: what is decided again when another node wrote first.
+    var requests: [TimedRequest] = []
     var commits: [LoggedCommit] = []
     var touchedInstances: Set<ClientInstanceID> = []
     var forgottenInstances: Set<ClientInstanceID> = []
@@ -29,6 +31,15 @@ struct ClosedBatch: Sendable {
     let replies: [DecidedReply]
     /// When the first decision of the batch was made (for the commit-latency histogram).
     let openedAt: ContinuousClock.Instant
+    /// The mutations decided into it, in order (empty for batches of other nodes' commits).
+    var requests: [TimedRequest] = []
+}
+
+/// A mutation and the server time it was first decided at; deciding it again (on a shared store, after another
+/// node wrote first) keeps that time. Value type, `Sendable`.
+struct TimedRequest: Sendable {
+    let request: MutationRequest
+    let time: Timestamp
 }
 
 /// One answer the engine decided, and where it belongs in the session's stream: after the changeset of revision

@@ -46,6 +46,9 @@ final class ServerMetrics: Sendable {
     /// The store's head as last read (every 2 s), and how many revisions this node's durable head trails it.
     let storeHead: CoreMetrics.Meter
     let trailingRevisions: CoreMetrics.Meter
+    /// Commits other nodes of a shared store made, published here; batches decided again because one wrote first.
+    let foreignCommits: CoreMetrics.Counter
+    let rebasedBatches: CoreMetrics.Counter
     private let closesByCode: [UInt16: CoreMetrics.Counter]
     private let otherCloses: CoreMetrics.Counter
 
@@ -99,6 +102,8 @@ final class ServerMetrics: Sendable {
         storeOutages = CoreMetrics.Counter(label: "goald_store_unavailable_total", factory: factory)
         storeHead = CoreMetrics.Meter(label: "goald_store_head", factory: factory)
         trailingRevisions = CoreMetrics.Meter(label: "goald_node_trailing_revisions", factory: factory)
+        foreignCommits = CoreMetrics.Counter(label: "goald_foreign_commits_total", factory: factory)
+        rebasedBatches = CoreMetrics.Counter(label: "goald_rebased_batches_total", factory: factory)
         var closes: [UInt16: CoreMetrics.Counter] = [:]
         for code in [1000, 1001, 4000, 4001, 4002, 4008, 4010, 4011, 4012, 4029, 4400, 4401, 4403, 4409, 4413, 4426] {
             closes[UInt16(code)] = CoreMetrics.Counter(

@@ -40,7 +40,7 @@ extension SessionHandler {
             )
         }.assumeIsolated().whenComplete { result in
             switch result {
-            case .success(let facts): self.completeHello(hello, facts)
+            case .success(let facts): self.completeHelloWhenCaughtUp(hello, facts)
             case .failure(let error):
                 self.logger.error("hello could not read the store", metadata: ["goal.error": "\(error)"])
                 self.fail(.internalError, "the server could not read its store; try again")
@@ -56,6 +56,20 @@ extension SessionHandler {
         guard since < bounds.head, bounds.backlogCovers(since: since - 1) else { return nil }
         guard let frame = try storage.backlog(after: since - 1, upTo: since, limit: 1).first else { return nil }
         return ChangesetFrame.peek(frame.bytes)?.digest
+    }
+
+    /// A client that resumes from a revision the store has and this node has not published yet (it was on a node
+    /// that is ahead) is answered once this node caught up, as the node it left would answer it.
+    private func completeHelloWhenCaughtUp(_ hello: ClientMessage.Hello, _ facts: HelloFacts) {
+        guard let since = hello.since, since <= facts.bounds.head, since > core.engine.durableView.revision,
+            let eventLoop = context?.eventLoop
+        else {
+            completeHello(hello, facts)
+            return
+        }
+        let caughtUp = eventLoop.makePromise(of: Void.self)
+        core.engine.whenDurable(atLeast: since) { caughtUp.succeed() }
+        caughtUp.futureResult.assumeIsolated().whenSuccess { self.completeHello(hello, facts) }
     }
 
     private func completeHello(_ hello: ClientMessage.Hello, _ facts: HelloFacts) {

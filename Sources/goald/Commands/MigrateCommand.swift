@@ -64,7 +64,8 @@ extension Goald {
         )
             throws
         {
-            let copied = try copy.recover()
+            var copied = try copy.recover()
+            copied.version = league.version  // a counter of the store's own writes, not part of the league
             guard copied == league else {
                 throw CommandFailure("the copy does not recover to the source's league; nothing should use it")
             }

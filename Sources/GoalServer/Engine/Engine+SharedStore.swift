@@ -1,0 +1,170 @@
+import CoreMetrics
+import Dispatch
+import GoalModel
+import GoalStore
+import GoalWire
+import Logging
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// Following the other nodes of a shared store (docs/SCALING.md): one order of revisions, their commits fanned out
+/// here, and this node's lag never the client's problem. Everything but `requestCatchUp` and `whenDurable` runs on
+/// the engine queue; on a store only this process writes, nothing here ever has work to do.
+///
+/// - A batch written on a store that moved is decided again on what the others wrote (`rebase(onto:)`, called by
+///   the writer with the head locked), as are the mutations decided after it; the others' commits are published
+///   first, with their stored frames.
+/// - A notification, the periodic head check, a resuming client or a mutation whose `base` this node has not seen
+///   asks for a catch-up: a read of what the others wrote, once no write is in flight.
+/// - A mutation whose `base` is ahead of this node waits (with every mutation after it, to keep their order) for
+///   that catch-up, then is decided: `base_ahead` only when the store has not seen that revision either.
+extension Engine {
+    /// Asks the engine to read what other nodes wrote; with a `version` (a commit notification), only when this
+    /// node has not written or read that version itself. Any thread; cheap when there is nothing new.
+    func requestCatchUp(after version: StoreVersion? = nil) {
+        queue.async {
+            if let version, version <= self.storeHead.version { return }  // this node's own commit, or known
+            self.catchUpWanted = true
+            self.startCatchUpIfWanted()
+        }
+    }
+
+    /// Calls `resume` (on the engine queue) once this node's durable head is at least `revision`, or once a
+    /// catch-up found the store behind it or failed, or when the engine stops. Any thread.
+    func whenDurable(atLeast revision: Revision, _ resume: @escaping @Sendable () -> Void) {
+        queue.async {
+            if self.durableView.revision >= revision || self.stopping || self.failed { return resume() }
+            self.headWaiters.append((revision, resume))
+            self.catchUpWanted = true
+            self.startCatchUpIfWanted()
+        }
+    }
+
+    /// Holds a mutation back when this node may be behind the client that sent it; true when it was held.
+    func park(_ timed: TimedRequest) -> Bool {
+        guard writer.isShared, !parked.isEmpty || timed.request.mutation.base > state.revision else { return false }
+        parked.append(timed)
+        catchUpWanted = true
+        startCatchUpIfWanted()
+        return true
+    }
+
+    func startCatchUpIfWanted() {
+        guard writer.isShared, catchUpWanted, inFlight == nil, !catchingUp, !failed, !stopping else { return }
+        catchUpWanted = false
+        catchingUp = true
+        writer.readChanges(after: storeHead) { result in
+            self.queue.async { self.catchUpFinished(result) }
+        }
+    }
+
+    private func catchUpFinished(_ result: Result<ForeignChanges, StorageError>) {
+        catchingUp = false
+        logger.debug(
+            "read what other nodes wrote",
+            metadata: ["goal.from": "\(storeHead)", "goal.result": "\(result.map(\.head))"]
+        )
+        switch result {
+        case .success(let changes):
+            if changes.head != storeHead {
+                do throws(StorageError) {
+                    try absorb(changes)
+                } catch {
+                    fail(error)
+                }
+            }
+        case .failure(let error) where error.isTransient:
+            logger.debug("could not read what other nodes wrote", metadata: ["goal.error": "\(error)"])
+        case .failure(let error):
+            fail(error)  // pruned past this node's head, or unreadable: a restart recovers from the store
+        }
+        let waiting = parked
+        parked = []
+        for timed in waiting where !failed { decide(timed, into: &openBatch) }
+        resumeHeadWaiters(all: true)
+        writeIfIdle()
+        startCatchUpIfWanted()
+        resumeDrainedIfDone()
+    }
+
+    /// Called by the writer, with the shared store's head locked, when the store moved past the batch in flight:
+    /// absorbs what the others wrote and decides the batch in flight and the open batch again.
+    /// - Returns: The batch to write instead.
+    func rebase(onto changes: ForeignChanges) throws(StorageError) -> StorageBatch {
+        metrics.rebasedBatches.increment()
+        try absorb(changes)
+        return inFlight?.storage ?? StorageBatch()
+    }
+
+    /// Applies what other nodes wrote to the durable state, publishes their commits, and decides every mutation
+    /// not yet durable again on top of it (keeping their order and their times).
+    private func absorb(_ changes: ForeignChanges) throws(StorageError) {
+        let base = durableView
+        var foreign = base.state
+        var digest = base.digest
+        do {
+            for commit in changes.commits {
+                try foreign.apply(commit.changeset)
+                digest = commit.changeset.digest
+            }
+        } catch {
+            throw StorageError.inconsistent("another node's changeset does not apply here: \(error)")
+        }
+        for record in changes.clientRecords { foreign.replaceClientRecord(record) }
+        storeHead = changes.head
+        metrics.foreignCommits.increment(by: Int64(changes.commits.count))
+        publish(
+            ClosedBatch(
+                storage: StorageBatch(commits: changes.commits),
+                stateAfter: foreign,
+                digestAfter: digest,
+                replies: [],
+                openedAt: .now
+            )
+        )
+        state = foreign
+        headDigest = digest
+        let refreshed = Set(changes.clientRecords.map(\.instance))
+        if let batch = inFlight {
+            var again = OpenBatch()
+            forget(batch.storage.forgottenClients, exceptRefreshed: refreshed, into: &again)
+            for timed in batch.requests { decide(timed, into: &again, counting: false) }
+            inFlight = close(&again, openedAt: batch.openedAt)
+        }
+        let open = openBatch
+        openBatch = OpenBatch()
+        forget(Array(open.forgottenInstances), exceptRefreshed: refreshed, into: &openBatch)
+        for timed in open.requests { decide(timed, into: &openBatch, counting: false) }
+    }
+
+    /// Forgets again the records a batch forgot, unless another node wrote them since (then they are in use).
+    private func forget(
+        _ instances: [ClientInstanceID],
+        exceptRefreshed refreshed: Set<ClientInstanceID>,
+        into batch: inout OpenBatch
+    ) {
+        for instance in instances where !refreshed.contains(instance) {
+            state.forgetClientRecord(instance)
+            batch.forgottenInstances.insert(instance)
+        }
+    }
+
+    /// Resumes the waiters whose revision is durable (every waiter with `all`).
+    func resumeHeadWaiters(all: Bool = false) {
+        guard !headWaiters.isEmpty else { return }
+        let head = durableView.revision
+        var still: [(revision: Revision, resume: @Sendable () -> Void)] = []
+        for waiter in headWaiters {
+            if all || waiter.revision <= head { waiter.resume() } else { still.append(waiter) }
+        }
+        headWaiters = still
+    }
+
+    /// Stops the engine after a store failure it cannot ride out.
+    private func fail(_ error: StorageError) {
+        guard !failed else { return }
+        failed = true
+        logger.critical("could not follow the shared store; stopping", metadata: ["goal.error": "\(error)"])
+        onFatalError(error)
+    }
+}

@@ -1,0 +1,67 @@
+public import GoalModel
+
+/// A store's version: a counter every written batch bumps by one, commits or not (a batch of rejections changes
+/// only exactly-once records, and other writers must still see them). 0 for a new store.
+public typealias StoreVersion = Int64
+
+/// A store several goald nodes write at once (PostgreSQL). One order of revisions: `append` locks the store's head
+/// first and, when another writer moved it since `base`, hands what that writer committed to `rebase`, which
+/// decides the batch again on top of it, all inside the same transaction (docs/SCALING.md "One order").
+///
+/// Threading: as `LeagueStorage`; `append(_:onto:rebase:)` is called by one writer per node, and `rebase` runs on
+/// that caller's thread while the store's head is locked, so it must not wait for anything that waits for the
+/// writer. Lifetime: as `LeagueStorage`; `watchHead` stops with `close()`.
+public protocol SharedLeagueStorage: LeagueStorage {
+    /// Writes a batch decided on the store as it was at `base`, in one durable transaction that locks the head.
+    /// When the store moved past `base`, `rebase` gets everything written since (other nodes' commits and client
+    /// records) and returns the batch decided again on top of it; that batch is written instead.
+    /// - Returns: The store's version after the transaction (and the head the batch was written on).
+    /// - Throws: `StorageError` (nothing written); whatever `rebase` throws.
+    func append(
+        _ batch: StorageBatch,
+        onto base: StoreHead,
+        rebase: (ForeignChanges) throws(StorageError) -> StorageBatch
+    ) throws(StorageError) -> StoreHead
+
+    /// What other writers wrote after `base`: the commits after `base.revision` and the client records written
+    /// after `base.version`, read in one consistent snapshot.
+    /// - Throws: `StorageError.backlogPruned` when commits after `base.revision` were pruned already.
+    func changes(after base: StoreHead) throws(StorageError) -> ForeignChanges
+
+    /// Calls `wake` (on the store's own thread) whenever another writer may have moved the head: with the version a
+    /// writer committed (this process's own writes included), or nil after every (re)connection of the watching
+    /// connection. Best effort: callers also poll.
+    func watchHead(_ wake: @escaping @Sendable (StoreVersion?) -> Void)
+}
+
+/// Where a shared store stands: its head revision and its version (`StoreVersion`). Value type, `Sendable`.
+public struct StoreHead: Hashable, Sendable, CustomStringConvertible {
+    public var revision: Revision
+    public var version: StoreVersion
+
+    public init(revision: Revision, version: StoreVersion) {
+        self.revision = revision
+        self.version = version
+    }
+
+    public var description: String { "revision \(revision) (version \(version))" }
+}
+
+/// What other writers wrote to a shared store after a `StoreHead`: their commits in revision order (each
+/// changeset with its exact stored frame), the exactly-once records they changed, and the head after them.
+///
+/// Value type, `Sendable`.
+public struct ForeignChanges: Hashable, Sendable {
+    public var commits: [LoggedCommit]
+    public var clientRecords: [ClientRecord]
+    public var head: StoreHead
+
+    public init(commits: [LoggedCommit], clientRecords: [ClientRecord], head: StoreHead) {
+        self.commits = commits
+        self.clientRecords = clientRecords
+        self.head = head
+    }
+
+    /// True when nothing was written after the base.
+    public var isEmpty: Bool { commits.isEmpty && clientRecords.isEmpty }
+}
