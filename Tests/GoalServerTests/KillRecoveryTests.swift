@@ -40,10 +40,13 @@ struct GoaldProcess {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func start(stateDirectory: String, port: Int) throws -> GoaldProcess {
+    static func start(stateDirectory: String, port: Int, environment: [String: String] = [:]) throws -> GoaldProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["serve", "--state-dir", stateDirectory, "--port", String(port), "--log-level", "error"]
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -110,8 +113,14 @@ struct RestartingWriter: Sendable {
             case .rejected(let seq, let rejection):
                 pending[seq] = nil
                 refusals.append(rejection)
-            case .rateLimited, .overloaded:
-                try? await Task.sleep(for: .milliseconds(50))
+            case .overloaded(let seq, _):
+                // Not decided (the store is down or the engine full): the same mutation again, a little later.
+                try? await Task.sleep(for: .milliseconds(50))  // cancelled: re-send at once
+                guard let seq, let mutation = pending[seq],
+                    (try? await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())) != nil
+                else { continue }
+            case .rateLimited:
+                try? await Task.sleep(for: .milliseconds(50))  // cancelled: go on at once
             default:
                 break
             }

@@ -1,0 +1,199 @@
+import Foundation
+import GoalModel
+import GoalPostgres
+import GoalServer
+import GoalStore
+import GoalTestSupport
+import GoalTransport
+import GoalWire
+import NIOConcurrencyHelpers
+import Testing
+
+/// Three goald processes on one PostgreSQL database under 10 writers (issue 15 point 7): nodes killed with SIGKILL
+/// one after another and the database's connections cut while the writers write. The writers move to a live node and
+/// re-send what was not answered with the same ids, as GoalClient does.
+@Suite(
+    "three goald nodes under SIGKILL and a database outage",
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+)
+struct MultiNodeKillTests {
+    @Test("every ack survives exactly once, no gap, one digest chain, after 6 node kills and a database outage")
+    func killNodesUnderWriters() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: GoaldProcess.executable.path), "build goald first")
+        let database = try PostgresTestServer.makeDatabase()
+        defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
+        let token: String
+        do {
+            let storage = try PostgresLeagueStorage(configuration: database)
+            defer { try? storage.close() }  // the processes open their own
+            token = try TestDaemon.ensureTokens(in: storage).editor
+        }
+        var environment = ["GOALD_STORE_URL": database.description]
+        if let password = database.password { environment["GOALD_STORE_PASSWORD"] = password }
+        let cluster = try Cluster(nodes: 3, environment: environment)
+        try await cluster.startAll()
+
+        let stopping = NIOLockedValueBox(false)
+        let writing = Task {
+            await withTaskGroup(of: RestartingWriter.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        var writer = RestartingWriter(index: index)
+                        var node = index % 3
+                        while !stopping.withLockedValue({ $0 }) {
+                            guard let (port, connector) = cluster.liveNode(preferring: node) else {
+                                try? await Task.sleep(for: .milliseconds(20))  // cancelled: look again at once
+                                continue
+                            }
+                            await writer.write(port: port, token: token, connector: connector)
+                            node += 1  // the connection dropped: the next node
+                        }
+                        return writer
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<7 {
+            try await Task.sleep(for: .milliseconds(Int.random(in: 300...600, using: &generator)))
+            if round == 3 {
+                // The database goes away under every node: sessions stay, mutations are answered overloaded.
+                try PostgresTestServer.refuseConnections(to: database)
+                try await Task.sleep(for: .seconds(1))
+                try PostgresTestServer.allowConnections(to: database)
+            } else {
+                let victim = round % 3
+                cluster.kill(victim)
+                try await Task.sleep(for: .milliseconds(200))
+                try await cluster.start(victim)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        stopping.withLockedValue { $0 = true }
+        cluster.terminateAll()
+        var writers = await writing.value.sorted { $0.index < $1.index }
+
+        // One node settles what is still pending, one mutation at a time.
+        try await cluster.start(0)
+        let connector = try cluster.connector(0)
+        for index in writers.indices {
+            var writer = writers[index]
+            let client = try await TestWebSocketClient.connect(connector)
+            try await client.send(
+                text: ClientMessage.hello(.init(token: token, clientInstance: writer.instance, stream: .acks)).encoded()
+            )
+            _ = try await client.nextText()
+            for (seq, mutation) in writer.pending.sorted(by: { $0.key < $1.key }) {
+                try await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())
+                let answer = try ServerMessage.decode(Array(try await client.nextText().utf8))
+                switch answer {
+                case .ack(seq, let revision, _): writer.acked[seq] = revision
+                case .rejected(seq, let rejection): writer.refusals.append(rejection)
+                default: Issue.record("unexpected answer \(answer)")
+                }
+            }
+            writer.pending = [:]
+            writers[index] = writer
+            await client.disconnect()
+        }
+        cluster.terminateAll()
+
+        let storage = try PostgresLeagueStorage(configuration: database)
+        defer { try? storage.close() }  // read-only check
+        let league = try storage.recover()
+        // A mutation applied twice would have been refused the second time as name_taken.
+        #expect(writers.flatMap(\.refusals).isEmpty, "\(writers.flatMap(\.refusals).prefix(3))")
+        let acked = writers.flatMap(\.acked.values)
+        #expect(acked.count > 100, "the writers got going (\(acked.count) acks)")
+        #expect(Set(acked).count == acked.count, "no revision acked twice")
+        #expect(acked.count == Int(league.head), "every acked mutation is in the store, and nothing else")
+        #expect(league.state.allPlayers.count == Int(league.head))
+        var digest = Digest.genesis
+        var revision: Revision = 0
+        while revision < league.head {
+            for frame in try storage.backlog(after: revision, upTo: league.head, limit: 1_000) {
+                guard case .changeset(let decoded) = try ServerMessage.decode(frame.bytes) else {
+                    Issue.record("revision \(frame.revision) is not a changeset")
+                    return
+                }
+                #expect(decoded.revision == revision + 1)
+                #expect(ChangesetFrame.verify(decoded, previousDigest: digest), "one digest chain across nodes")
+                digest = decoded.digest
+                revision = decoded.revision
+            }
+        }
+        #expect(digest == league.headDigest)
+    }
+}
+
+/// goald processes on one database, each with its own state directory (TLS material) and port, which it keeps
+/// across restarts. Threading: `Sendable`, lock-protected.
+private final class Cluster: Sendable {
+    private struct Node {
+        let state: String
+        let port: Int
+        var process: GoaldProcess?
+    }
+
+    private let nodes: NIOLockedValueBox<[Node]>
+    private let environment: [String: String]
+
+    init(nodes count: Int, environment: [String: String]) throws {
+        var nodes: [Node] = []
+        for _ in 0..<count {
+            nodes.append(Node(state: try TestCertificates.makeTemporaryDirectory(), port: try GoaldProcess.freePort()))
+        }
+        self.nodes = NIOLockedValueBox(nodes)
+        self.environment = environment
+    }
+
+    func startAll() async throws {
+        for index in 0..<nodes.withLockedValue({ $0.count }) { try await start(index) }
+    }
+
+    /// Starts node `index` and returns once it answers `/healthz`.
+    func start(_ index: Int) async throws {
+        let node = nodes.withLockedValue { $0[index] }
+        var environment = self.environment
+        environment["GOALD_NODE_ID"] = "node-\(index)"
+        let process = try GoaldProcess.start(stateDirectory: node.state, port: node.port, environment: environment)
+        try await waitUntil { FileManager.default.fileExists(atPath: node.state + "/tls/ca.pem") }
+        try await KillRecoveryTests.waitUntilListening(try connector(index))
+        nodes.withLockedValue { $0[index].process = process }
+    }
+
+    func kill(_ index: Int) {
+        let process = nodes.withLockedValue { nodes in
+            defer { nodes[index].process = nil }
+            return nodes[index].process
+        }
+        process?.kill()
+    }
+
+    func terminateAll() {
+        let processes = nodes.withLockedValue { nodes in
+            defer { for index in nodes.indices { nodes[index].process = nil } }
+            return nodes.compactMap(\.process)
+        }
+        for process in processes { process.terminate() }
+    }
+
+    func connector(_ index: Int) throws -> TestTLSConnector {
+        let node = nodes.withLockedValue { $0[index] }
+        return try TestTLSConnector(port: node.port, security: .caFile(node.state + "/tls/ca.pem"))
+    }
+
+    /// A running node, `preferring` first (modulo the node count), then the ones after it.
+    func liveNode(preferring first: Int) -> (Int, TestTLSConnector)? {
+        let nodes = self.nodes.withLockedValue { $0 }
+        for offset in 0..<nodes.count {
+            let index = (first + offset) % nodes.count
+            if nodes[index].process != nil, let connector = try? connector(index) {  // unreadable CA: not usable
+                return (nodes[index].port, connector)
+            }
+        }
+        return nil
+    }
+}
