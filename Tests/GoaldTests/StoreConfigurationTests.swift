@@ -117,6 +117,50 @@ struct PostgresTokenCommandTests {
     }
 }
 
+/// `goald check-config` connects to a PostgreSQL store and reads it without changing it (issue 15 point 6).
+@Suite(
+    "goald check-config on PostgreSQL",
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+)
+struct PostgresCheckConfigTests {
+    @Test("a reachable database: its schema and head are shown, nothing is created; an unreachable one is a problem")
+    func checksTheStore() async throws {
+        let database = try PostgresTestServer.makeDatabase()
+        defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
+        let directory = try TemporaryDirectory()
+        var url = database
+        url.password = nil
+        let environment = ["HOME": directory.path, "GOALD_STORE_PASSWORD": database.password ?? ""]
+        func check(_ store: String) async throws -> (text: String, usable: Bool) {
+            let words = ["check-config", "--state-dir", directory.file("state"), "--store", store]
+            let command = try #require(try Goald.parseAsRoot(words) as? Goald.CheckConfig)
+            let output = OutputCapture()
+            do {
+                try await command.run(
+                    in: output.context(environment: environment, workingDirectory: directory.path, terminal: false)
+                )
+                return (output.text, true)
+            } catch {
+                return (output.text, false)
+            }
+        }
+        let fresh = try await check(url.description)
+        #expect(fresh.usable, "\(fresh.text)")
+        #expect(fresh.text.contains("answers; no goald schema yet"), "\(fresh.text)")
+        #expect(try await check(url.description).text.contains("no goald schema yet"), "check-config created nothing")
+
+        try PostgresLeagueStorage(configuration: database).close()
+        let migrated = try await check(url.description)
+        #expect(migrated.text.contains("goald schema v2, head revision 0"), "\(migrated.text)")
+
+        var unreachable = url
+        unreachable.port = 1
+        let down = try await check(unreachable.description)
+        #expect(!down.usable)
+        #expect(down.text.contains("problem: store.url: \(unreachable) cannot be used"), "\(down.text)")
+    }
+}
+
 /// `goald migrate --from FILE --to postgres://…` (issue 15 point 6).
 @Suite(
     "goald migrate into PostgreSQL",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import GoalPostgres
 import GoalServer
 
 extension Goald {
@@ -9,8 +10,9 @@ extension Goald {
         static let configuration = CommandConfiguration(
             commandName: "check-config",
             abstract: "Print the effective configuration (secrets masked) and check it.",
-            discussion: "Takes the same options as `serve`. Exits 0 when the configuration is usable, 1 with every "
-                + "problem listed otherwise."
+            discussion: "Takes the same options as `serve`. A PostgreSQL store (--store) is connected to and its "
+                + "goald schema and head are read, without changing anything. Exits 0 when the configuration is "
+                + "usable, 1 with every problem listed otherwise."
         )
 
         @OptionGroup var state: StateOptions
@@ -29,7 +31,20 @@ extension Goald {
             }
             for line in ConfigurationReport.lines(configuration) { context.output(line) }
             context.output(ConfigurationReport.tlsSummary(configuration.server))
-            let problems = ConfigurationReport.fileProblems(configuration.server)
+            var problems = ConfigurationReport.fileProblems(configuration.server)
+            if let postgres = configuration.postgres {
+                do {
+                    let probe = try PostgresStoreProbe.run(postgres)
+                    context.output("store: \(postgres) — \(probe.summary)")
+                    if let problem = probe.problem {
+                        problems.append(ConfigurationProblem(key: "store.url", message: problem))
+                    }
+                } catch {
+                    problems.append(
+                        ConfigurationProblem(key: "store.url", message: "\(postgres) cannot be used: \(error)")
+                    )
+                }
+            }
             let warnings = configuration.unknownEnvironmentVariables.map {
                 "\($0) names no configuration key; it is ignored"
             }
