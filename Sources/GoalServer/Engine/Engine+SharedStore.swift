@@ -23,7 +23,12 @@ extension Engine {
     /// node has not written or read that version itself. Any thread; cheap when there is nothing new.
     func requestCatchUp(after version: StoreVersion? = nil) {
         queue.async {
-            if let version, version <= self.storeHead.version { return }  // this node's own commit, or known
+            if let version {
+                self.newestNotified = max(self.newestNotified, version)
+                if version <= self.storeHead.version { return }  // this node's own commit, or one it read
+                // A notification often overtakes the completion of this node's own write: decided when it lands.
+                if self.inFlight != nil { return }
+            }
             self.catchUpWanted = true
             self.startCatchUpIfWanted()
         }

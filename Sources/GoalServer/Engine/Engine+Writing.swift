@@ -96,8 +96,14 @@ extension Engine {
             metrics.batchCommits.record(batch.storage.commits.count)
             metrics.commitLatency.recordNanoseconds(Int64((ContinuousClock.now - batch.openedAt).nanoseconds))
             publish(batch)
-            // A wanted catch-up goes first: parked mutations and resuming clients wait for it.
-            if catchUpWanted { startCatchUpIfWanted() } else { writeIfIdle() }
+            // The write read everything committed before it (decided again on it, with the head locked): a catch-up
+            // is still wanted for a newer notification, or by those waiting for one, who go first.
+            if newestNotified > head.version { catchUpWanted = true }
+            if catchUpWanted, openBatch.isEmpty || !parked.isEmpty || !headWaiters.isEmpty {
+                startCatchUpIfWanted()
+            } else {
+                writeIfIdle()
+            }
         case .failure(let error):
             failed = true
             logger.critical("batch write failed; stopping", metadata: ["goal.error": "\(error)"])

@@ -67,6 +67,8 @@ final class Engine: @unchecked Sendable {
     /// Shared stores only: a read of what other nodes wrote is in flight, is wanted, and what waits for it.
     var catchingUp = false
     var catchUpWanted = false
+    /// The newest version a commit notification announced.
+    var newestNotified: StoreVersion = 0
     var parked: [TimedRequest] = []
     var headWaiters: [(revision: Revision, resume: @Sendable () -> Void)] = []
 
