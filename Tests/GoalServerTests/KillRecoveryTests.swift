@@ -64,6 +64,28 @@ struct GoaldProcess {
     }
 }
 
+extension RestartingWriter {
+    /// Sends what is still pending one mutation at a time on a healthy server and records each answer.
+    mutating func settle(token: String, connector: TestTLSConnector) async throws {
+        let client = try await TestWebSocketClient.connect(connector)
+        try await client.send(
+            text: ClientMessage.hello(.init(token: token, clientInstance: instance, stream: .acks)).encoded()
+        )
+        _ = try await client.nextText()
+        for (seq, mutation) in pending.sorted(by: { $0.key < $1.key }) {
+            try await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())
+            let answer = try ServerMessage.decode(Array(try await client.nextText().utf8))
+            switch answer {
+            case .ack(seq, let revision, _): acked[seq] = revision
+            case .rejected(seq, let rejection): refusals.append(rejection)
+            default: Issue.record("unexpected answer \(answer)")
+            }
+        }
+        pending = [:]
+        await client.disconnect()
+    }
+}
+
 /// A writer that keeps its client instance and unacknowledged mutations across daemon restarts and re-sends them
 /// with the same ids, as GoalClient's outbox does.
 struct RestartingWriter: Sendable {
@@ -162,26 +184,7 @@ struct KillRecoveryTests {
         let token = try await Self.adminToken(in: state)
         let connector = try TestTLSConnector(port: port, security: .caFile(state + "/tls/ca.pem"))
         try await Self.waitUntilListening(connector)
-        for index in writers.indices {
-            var writer = writers[index]
-            let client = try await TestWebSocketClient.connect(connector)
-            try await client.send(
-                text: ClientMessage.hello(.init(token: token, clientInstance: writer.instance, stream: .acks)).encoded()
-            )
-            _ = try await client.nextText()
-            for (seq, mutation) in writer.pending.sorted(by: { $0.key < $1.key }) {
-                try await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())
-                let answer = try ServerMessage.decode(Array(try await client.nextText().utf8))
-                switch answer {
-                case .ack(seq, let revision, _): writer.acked[seq] = revision
-                case .rejected(seq, let rejection): writer.refusals.append(rejection)
-                default: Issue.record("unexpected answer \(answer)")
-                }
-            }
-            writer.pending = [:]
-            writers[index] = writer
-            await client.disconnect()
-        }
+        for index in writers.indices { try await writers[index].settle(token: token, connector: connector) }
         goald.terminate()
 
         let storage = try SQLiteLeagueStorage(path: state + "/goald.sqlite")

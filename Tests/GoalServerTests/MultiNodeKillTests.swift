@@ -78,26 +78,7 @@ struct MultiNodeKillTests {
         // One node settles what is still pending, one mutation at a time.
         try await cluster.start(0)
         let connector = try cluster.connector(0)
-        for index in writers.indices {
-            var writer = writers[index]
-            let client = try await TestWebSocketClient.connect(connector)
-            try await client.send(
-                text: ClientMessage.hello(.init(token: token, clientInstance: writer.instance, stream: .acks)).encoded()
-            )
-            _ = try await client.nextText()
-            for (seq, mutation) in writer.pending.sorted(by: { $0.key < $1.key }) {
-                try await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())
-                let answer = try ServerMessage.decode(Array(try await client.nextText().utf8))
-                switch answer {
-                case .ack(seq, let revision, _): writer.acked[seq] = revision
-                case .rejected(seq, let rejection): writer.refusals.append(rejection)
-                default: Issue.record("unexpected answer \(answer)")
-                }
-            }
-            writer.pending = [:]
-            writers[index] = writer
-            await client.disconnect()
-        }
+        for index in writers.indices { try await writers[index].settle(token: token, connector: connector) }
         cluster.terminateAll()
 
         let storage = try PostgresLeagueStorage(configuration: database)
