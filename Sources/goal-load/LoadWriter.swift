@@ -15,6 +15,8 @@ final class LoadWriter: Sendable {
     let index: Int
     /// Connection slot (for the source address): after the subscribers.
     let slot: Int
+    /// The node (an index into the run's URLs) this writer writes to; it stays there across reconnects.
+    let server: Int
     let instance: ClientInstanceID
     private let context: LoadContext
     private let window: Int
@@ -32,10 +34,12 @@ final class LoadWriter: Sendable {
         window: Int,
         rate: Double,
         source: MutationSource,
-        sendTimes: SendTimes?
+        sendTimes: SendTimes?,
+        server: Int = 0
     ) {
         self.index = index
         self.slot = slot
+        self.server = server
         self.instance = instance
         self.context = context
         self.window = max(1, window)
@@ -51,7 +55,9 @@ final class LoadWriter: Sendable {
             s.ready = false
             return s.generation
         }
-        let connection = context.open(slot: slot) { [self] event in self.handle(event, generation: generation) }
+        let connection = context.open(slot: slot, server: server) { [self] event in
+            self.handle(event, generation: generation)
+        }
         let hello = ClientMessage.hello(
             ClientMessage.Hello(token: context.token, clientInstance: instance, stream: .acks)
         )

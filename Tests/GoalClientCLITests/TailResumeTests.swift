@@ -33,7 +33,7 @@ struct TailResumeTests {
         let follower = TailFollower(
             transport: transport,
             token: first.tokens.viewer,
-            serverName: "127.0.0.1:\(port)",
+            servers: ["127.0.0.1:\(port)"],
             options: TailOptions(since: nil, allowSnapshot: false, json: true),
             output: { line in lines.withLock { $0.append(line) } }
         )
@@ -83,7 +83,7 @@ struct TailResumeTests {
                 security: .caPEM(TestCertificates.shared.caPEM)
             ),
             token: first.tokens.viewer,
-            serverName: "127.0.0.1:\(port)",
+            servers: ["127.0.0.1:\(port)"],
             options: TailOptions(since: nil, allowSnapshot: false, json: true),
             output: { line in lines.withLock { $0.append(line) } }
         )
@@ -128,7 +128,7 @@ struct TailResumeTests {
         let follower = TailFollower(
             transport: server,
             token: "t",
-            serverName: "mute",
+            servers: ["mute"],
             options: TailOptions(since: 7, allowSnapshot: false, json: true),
             heartbeat: TailFollower.Heartbeat(pingInterval: 0.05, idleTimeout: 0.2),
             output: { _ in }

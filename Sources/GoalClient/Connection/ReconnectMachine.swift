@@ -7,10 +7,13 @@ public import GoalWire
 /// Value type, `Sendable`; owned by one `GoalClient` and changed only on its serial scheduler.
 ///
 /// Rules:
-/// - `start` opens attempt 0 (the first try). Attempt n ≥ 1 is the n-th retry since the last `welcome`, which
-///   resets the count.
-/// - A lost connection (closed with a reconnect-class code, dropped, or failed to open) waits
-///   `policy.delay(attempt: n)` and opens retry n; n grows by one per failure until a `welcome` arrives.
+/// - The client has `serverCount` servers in failover order (`ClientConfiguration.servers`); `server` is the one the
+///   current connection goes to, or the next one will. `start` opens attempt 0 (the first try) to `server`.
+///   Attempt n ≥ 1 is the n-th retry since the last `welcome`, which resets the count.
+/// - A lost connection (closed with a reconnect-class code, dropped, or failed to open) moves on to the next server
+///   (round robin) and opens retry n there at once, where n grows by one per failure until a `welcome` arrives.
+///   Only once every server has failed in a row (n a multiple of `serverCount`) does it wait
+///   `policy.delay(attempt: n / serverCount)` first. With one server every failure waits `policy.delay(attempt: n)`.
 /// - A terminal close code (`CloseCode.isTerminal`), a TLS failure or `stop` stops for good: no more actions
 ///   until `start`.
 /// - Closes and failures count only while a connection is opening or open; late ones are ignored.
@@ -30,9 +33,9 @@ public struct ReconnectMachine: Hashable, Sendable {
 
     /// What the client must do next.
     public enum Action: Hashable, Sendable {
-        /// Open a new connection now (0: first try, n: n-th retry).
+        /// Open a new connection now (0: first try, n: n-th retry) to the machine's `server`.
         case connect(attempt: Int)
-        /// Arm a timer for `delay` seconds, then call `retryTimerFired()`.
+        /// Arm a timer for `delay` seconds, then call `retryTimerFired()` (which connects to `server`).
         case wait(attempt: Int, delay: TimeInterval)
         /// Close any connection and publish the stop; nothing follows.
         case stop(StopReason)
@@ -42,9 +45,21 @@ public struct ReconnectMachine: Hashable, Sendable {
 
     public private(set) var state: State = .idle
     public let policy: BackoffPolicy
+    /// How many servers the client has, in failover order (at least 1).
+    public let serverCount: Int
+    /// The server (an index into the client's list, `0..<serverCount`) the current connection goes to, or the next
+    /// one will.
+    public private(set) var server = 0
 
-    public init(policy: BackoffPolicy = .standard) {
+    /// Creates an idle machine.
+    /// - Parameters:
+    ///   - policy: The backoff between rounds of failures.
+    ///   - serverCount: How many servers to rotate over (values below 1 count as 1).
+    ///   - server: The server to try first (wrapped into `0..<serverCount`); default the first.
+    public init(policy: BackoffPolicy = .standard, serverCount: Int = 1, server: Int = 0) {
         self.policy = policy
+        self.serverCount = max(serverCount, 1)
+        self.server = ((server % self.serverCount) + self.serverCount) % self.serverCount
     }
 
     /// Starts connecting (from idle, or again after a stop).
@@ -116,7 +131,13 @@ public struct ReconnectMachine: Hashable, Sendable {
         case .connected: attempt = 1
         case .idle, .waiting, .stopped: return .none
         }
-        let delay = policy.delay(attempt: attempt, unit: unit)
+        server = (server + 1) % serverCount
+        guard attempt % serverCount == 0 else {
+            // Some server of this round has not been tried yet: try it now.
+            state = .connecting(attempt: attempt)
+            return .connect(attempt: attempt)
+        }
+        let delay = policy.delay(attempt: attempt / serverCount, unit: unit)
         state = .waiting(attempt: attempt, delay: delay)
         return .wait(attempt: attempt, delay: delay)
     }
