@@ -110,24 +110,48 @@ struct ReconnectMachineFailoverTests {
         )
     }
 
-    @Test("terminal closes and TLS failures stop on any server; a restart begins where the client stopped")
-    func stopsAreNotFailedOver() {
+    @Test("terminal closes stop on any server; a restart begins where the client stopped")
+    func terminalClosesAreNotFailedOver() {
         Self.play(
             [
                 Row(event: .start, action: .connect(attempt: 0), state: .connecting(attempt: 0), server: 0),
                 Row(event: .failed, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 1),
                 Row(event: .closedTerminal, action: .stop(Self.terminal), state: .stopped(Self.terminal), server: 1),
                 Row(event: .start, action: .connect(attempt: 0), state: .connecting(attempt: 0), server: 1),
-                Row(
-                    event: .failedTLS,
-                    action: .stop(.transportFailed(kind: .tls, message: "untrusted")),
-                    state: .stopped(.transportFailed(kind: .tls, message: "untrusted")),
-                    server: 1
-                ),
-                Row(event: .start, action: .connect(attempt: 0), state: .connecting(attempt: 0), server: 1),
+                Row(event: .authenticated, action: .none, state: .connected, server: 1),
                 Row(event: .stop, action: .stop(.requested), state: .stopped(.requested), server: 1),
             ],
             on: ReconnectMachine(serverCount: 2)
+        )
+    }
+
+    @Test("a TLS failure moves on while a server of the round is untried, and stops when it ends the round")
+    func tlsFailuresStopAtTheEndOfARound() {
+        let tls = StopReason.transportFailed(kind: .tls, message: "untrusted")
+        Self.play(
+            [
+                Row(event: .start, action: .connect(attempt: 0), state: .connecting(attempt: 0), server: 0),
+                Row(event: .failedTLS, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 1),
+                Row(event: .failedTLS, action: .connect(attempt: 2), state: .connecting(attempt: 2), server: 2),
+                // Every server of the round failed and the last one's handshake: stop, do not go round again.
+                Row(event: .failedTLS, action: .stop(tls), state: .stopped(tls), server: 2),
+                Row(event: .start, action: .connect(attempt: 0), state: .connecting(attempt: 0), server: 2),
+                Row(event: .authenticated, action: .none, state: .connected, server: 2),
+                Row(event: .dropped, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 0),
+                Row(event: .failedTLS, action: .connect(attempt: 2), state: .connecting(attempt: 2), server: 1),
+                // A refusal ends this round: the usual wait.
+                Row(
+                    event: .failed,
+                    action: .wait(attempt: 3, delay: 0.5),
+                    state: .waiting(attempt: 3, delay: 0.5),
+                    server: 2
+                ),
+                Row(event: .timer, action: .connect(attempt: 3), state: .connecting(attempt: 3), server: 2),
+                Row(event: .failedTLS, action: .connect(attempt: 4), state: .connecting(attempt: 4), server: 0),
+                Row(event: .failedTLS, action: .connect(attempt: 5), state: .connecting(attempt: 5), server: 1),
+                Row(event: .failedTLS, action: .stop(tls), state: .stopped(tls), server: 1),
+            ],
+            on: ReconnectMachine(serverCount: 3)
         )
     }
 

@@ -14,8 +14,10 @@ public import GoalWire
 ///   (round robin) and opens retry n there at once, where n grows by one per failure until a `welcome` arrives.
 ///   Only once every server has failed in a row (n a multiple of `serverCount`) does it wait
 ///   `policy.delay(attempt: n / serverCount)` first. With one server every failure waits `policy.delay(attempt: n)`.
-/// - A terminal close code (`CloseCode.isTerminal`), a TLS failure or `stop` stops for good: no more actions
-///   until `start`.
+/// - A terminal close code (`CloseCode.isTerminal`) or `stop` stops for good: no more actions until `start`. So does
+///   a TLS failure, unless a server of this round has not been tried yet: then it moves on to it like any other
+///   failure (one node's cut or misconfigured handshake must not keep the client from the others); with one server
+///   a TLS failure always stops.
 /// - Closes and failures count only while a connection is opening or open; late ones are ignored.
 /// - `reconnectNow` (a refresh) skips a pending wait.
 public struct ReconnectMachine: Hashable, Sendable {
@@ -92,7 +94,7 @@ public struct ReconnectMachine: Hashable, Sendable {
     /// - Parameter unit: A random unit in [0, 1) for the jitter of the next delay.
     public mutating func connectionFailed(_ failure: TransportFailure, unit: Double) -> Action {
         guard hasConnection else { return .none }
-        if failure.kind == .tls {
+        if failure.kind == .tls, failuresInARow % serverCount == 0 {
             return stopNow(.transportFailed(kind: failure.kind, message: failure.message))
         }
         return lost(unit: unit)
@@ -124,13 +126,18 @@ public struct ReconnectMachine: Hashable, Sendable {
         }
     }
 
-    private mutating func lost(unit: Double) -> Action {
-        let attempt: Int
+    /// The failures in a row, counting the one being reported now (0 without a connection).
+    private var failuresInARow: Int {
         switch state {
-        case .connecting(let current): attempt = current + 1
-        case .connected: attempt = 1
-        case .idle, .waiting, .stopped: return .none
+        case .connecting(let current): current + 1
+        case .connected: 1
+        case .idle, .waiting, .stopped: 0
         }
+    }
+
+    private mutating func lost(unit: Double) -> Action {
+        let attempt = failuresInARow
+        guard attempt > 0 else { return .none }
         server = (server + 1) % serverCount
         guard attempt % serverCount == 0 else {
             // Some server of this round has not been tried yet: try it now.
