@@ -10,7 +10,8 @@ public struct ClientConfiguration: Sendable {
     /// The servers, in failover order, as people should see them ("wss://a.example:7443"): nodes of one league
     /// (one database). The client connects to the first; when a connection is lost or cannot be opened it resumes
     /// on the next (round robin), and backs off only once every server has failed in a row (`ReconnectMachine`).
-    /// The transport opens connections by index into this list (`Transport.connect(server:events:)`). Never empty.
+    /// The transport opens connections by index into this list (`Transport.connect(server:events:)`). The
+    /// initializers never leave it empty.
     public var servers: [String]
     /// `all` (default): backlog or snapshot, then every changeset; `acks` for scripts that need no stream.
     public var stream: ClientMessage.StreamSelection
@@ -67,9 +68,10 @@ public struct ClientConfiguration: Sendable {
     /// The servers as people should see them, for status lines: "a:7443" or "a:7443, b:7443".
     public var serverName: String { servers.joined(separator: ", ") }
 
-    /// The name of server `index` (wrapping around the list).
+    /// The name of server `index` (wrapping around the list; "" if the list was emptied).
     public func serverName(at index: Int) -> String {
-        servers[((index % servers.count) + servers.count) % servers.count]
+        guard !servers.isEmpty else { return "" }
+        return servers[((index % servers.count) + servers.count) % servers.count]
     }
 
     /// A copy with one field changed: `configuration.with { $0.pingInterval = 5 }`.
