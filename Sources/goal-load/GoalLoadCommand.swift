@@ -23,7 +23,7 @@ struct GoalLoad: AsyncParsableCommand {
 
             Several nodes of one league (one PostgreSQL database): repeat --url (--url wss://127.0.0.1:7443 \
             --url wss://127.0.0.2:7444 …). Setup runs on the first; subscriber i starts on URL i mod N (and resumes \
-            on the next one if its node is lost), writer j writes to URL j mod N; at the end every node's head is \
+            on the next one if its node is lost), writer j starts on URL j mod N (likewise); at the end every node's head is \
             read, and convergence holds only when all nodes and every subscriber hold the same head digest. The \
             report has one line per URL.
             """

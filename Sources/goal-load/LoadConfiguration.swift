@@ -39,8 +39,8 @@ struct LoadConfiguration: Sendable {
         var catchupChangesets = 0
     }
 
-    /// The goald nodes to load (never empty): subscriber i starts on `endpoints[i % count]`, writer j stays on
-    /// `endpoints[j % count]`.
+    /// The goald nodes to load (never empty): subscriber i starts on `endpoints[i % count]`, writer j on
+    /// `endpoints[j % count]`; both move on to the next node when theirs is lost.
     var endpoints: [ServerEndpoint]
     /// How the server certificate is trusted.
     var security: TransportSecurity

@@ -110,7 +110,7 @@ struct LoadReport: Codable, Sendable, Equatable {
         var url: String
         /// Subscribers that ended the run on this node (they start round robin and move on if a node is lost).
         var subscribers: Int
-        /// Writers that wrote to this node.
+        /// Writers that ended the run on this node (they start round robin and move on if a node is lost).
         var writers: Int
         /// Of those subscribers, how many hold this node's head and digest.
         var subscribersAtHead: Int

@@ -101,7 +101,7 @@ extension LoadRunner {
         )
     }
 
-    /// Per node (one per URL, in order): the subscribers that ended on it, the writers that wrote to it, how many
+    /// Per node (one per URL, in order): the subscribers and writers that ended on it, how many
     /// of those subscribers hold its head, and its head and digest as read at the end.
     static func nodes(
         urls: [String],

@@ -171,6 +171,43 @@ struct MultiNodeLiveTests {
         }
     }
 
+    @Test("a writer whose node stops moves on to the other node and its next mutation is acked there")
+    func aWriterFailsOver() async throws {
+        let nodeB = try await TestDaemon.start()
+        let nodeA = try await TestDaemon.start()
+        let context = try Self.context(ports: [nodeA.port, nodeB.port], token: nodeA.tokens.editor)
+        let writer = LoadWriter(
+            index: 0,
+            slot: 0,
+            instance: ClientInstanceID("load-failover-w0")!,
+            context: context,
+            window: 1,
+            rate: 0,
+            source: MutationSource(plan: WriterPlan(), writerIndex: 0),
+            sendTimes: nil
+        )
+        do {
+            writer.connect()
+            try await pollUntil("the writer welcomed on node A") { writer.isReady }
+            #expect(writer.server == 0)
+            await nodeA.stop()
+            try await pollUntil("the writer welcomed on node B") { writer.server == 1 && writer.isReady }
+            writer.run(script: [.createPlayer(id: PlayerID(), name: "Ada")])
+            try await pollUntil("the mutation acked") { writer.scriptDone }
+            #expect(writer.counters.accepted == 1)
+            #expect(try nodeB.storage.recover().state.allPlayers.map(\.name) == ["Ada"])
+        } catch {
+            context.running.store(false, ordering: .relaxed)
+            writer.disconnect()
+            await nodeA.stop()
+            await nodeB.stop()
+            throw error
+        }
+        context.running.store(false, ordering: .relaxed)
+        writer.disconnect()
+        await nodeB.stop()
+    }
+
     @Test(
         "on one PostgreSQL database: a subscriber whose node stops resumes on the other without a snapshot",
         .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
