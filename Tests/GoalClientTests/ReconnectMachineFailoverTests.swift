@@ -98,6 +98,45 @@ struct ReconnectMachineFailoverTests {
         )
     }
 
+    @Test("nodes that welcome and then drop the client: every second loss waits the first delay")
+    func flappingNodesAreRetriedNoFasterThanOne() {
+        Self.play(
+            [
+                Row(event: .start, action: .connect(attempt: 0), state: .connecting(attempt: 0), server: 0),
+                Row(event: .authenticated, action: .none, state: .connected, server: 0),
+                Row(event: .dropped, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 1),
+                Row(event: .authenticated, action: .none, state: .connected, server: 1),
+                // Lost again right after the free move: wait before the next server.
+                Row(
+                    event: .dropped,
+                    action: .wait(attempt: 1, delay: 0.5),
+                    state: .waiting(attempt: 1, delay: 0.5),
+                    server: 0
+                ),
+                Row(event: .timer, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 0),
+                Row(event: .authenticated, action: .none, state: .connected, server: 0),
+                // The wait paid for it: the next loss moves on at once again.
+                Row(event: .dropped, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 1),
+                // A refusal in between does not count as a free move: the round ends with a wait.
+                Row(
+                    event: .failed,
+                    action: .wait(attempt: 2, delay: 0.5),
+                    state: .waiting(attempt: 2, delay: 0.5),
+                    server: 0
+                ),
+                Row(event: .timer, action: .connect(attempt: 2), state: .connecting(attempt: 2), server: 0),
+                Row(event: .authenticated, action: .none, state: .connected, server: 0),
+                Row(event: .dropped, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 1),
+                // A stop forgets the free move.
+                Row(event: .stop, action: .stop(.requested), state: .stopped(.requested), server: 1),
+                Row(event: .start, action: .connect(attempt: 0), state: .connecting(attempt: 0), server: 1),
+                Row(event: .authenticated, action: .none, state: .connected, server: 1),
+                Row(event: .dropped, action: .connect(attempt: 1), state: .connecting(attempt: 1), server: 0),
+            ],
+            on: ReconnectMachine(serverCount: 2)
+        )
+    }
+
     @Test("a failed first connect goes to the next server at once")
     func aFailedFirstConnectTriesTheNextServer() {
         Self.play(

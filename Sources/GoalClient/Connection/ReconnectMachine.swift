@@ -14,6 +14,10 @@ public import GoalWire
 ///   (round robin) and opens retry n there at once, where n grows by one per failure until a `welcome` arrives.
 ///   Only once every server has failed in a row (n a multiple of `serverCount`) does it wait
 ///   `policy.delay(attempt: n / serverCount)` first. With one server every failure waits `policy.delay(attempt: n)`.
+/// - One exception bounds nodes that welcome the client and then drop it at once: a welcomed connection lost after
+///   the previous welcomed connection was lost and left at once (no wait in between) waits `policy.delay(attempt:
+///   1)` before the next server. Such a set of nodes is retried at most about as fast as one server would be; a
+///   node that dies after a healthy session costs that one wait at most.
 /// - A terminal close code (`CloseCode.isTerminal`) or `stop` stops for good: no more actions until `start`. So does
 ///   a TLS failure, unless a server of this round has not been tried yet: then it moves on to it like any other
 ///   failure (one node's cut or misconfigured handshake must not keep the client from the others); with one server
@@ -52,6 +56,8 @@ public struct ReconnectMachine: Hashable, Sendable {
     /// The server (an index into the client's list, `0..<serverCount`) the current connection goes to, or the next
     /// one will.
     public private(set) var server = 0
+    /// True when a welcomed connection was lost and left for the next server at once since the last wait.
+    private var hoppedWithoutWait = false
 
     /// Creates an idle machine.
     /// - Parameters:
@@ -138,19 +144,24 @@ public struct ReconnectMachine: Hashable, Sendable {
     private mutating func lost(unit: Double) -> Action {
         let attempt = failuresInARow
         guard attempt > 0 else { return .none }
+        let welcomed = state == .connected
         server = (server + 1) % serverCount
-        guard attempt % serverCount == 0 else {
+        let roundOpen = attempt % serverCount != 0
+        if roundOpen, !(welcomed && hoppedWithoutWait) {
             // Some server of this round has not been tried yet: try it now.
+            if welcomed { hoppedWithoutWait = true }
             state = .connecting(attempt: attempt)
             return .connect(attempt: attempt)
         }
-        let delay = policy.delay(attempt: attempt / serverCount, unit: unit)
+        hoppedWithoutWait = false
+        let delay = policy.delay(attempt: max(attempt / serverCount, 1), unit: unit)
         state = .waiting(attempt: attempt, delay: delay)
         return .wait(attempt: attempt, delay: delay)
     }
 
     private mutating func stopNow(_ reason: StopReason) -> Action {
         if case .stopped = state { return .none }
+        hoppedWithoutWait = false
         state = .stopped(reason)
         return .stop(reason)
     }
