@@ -6,7 +6,8 @@ import GoalWire
 import Synchronization
 
 /// A `Transport` over several test daemons on 127.0.0.1, one per server index, whose ports may be filled in after
-/// the client started (a node that starts later); a server without a port refuses the connection. Every server
+/// the client started (a node that starts later); a server without a port (or beyond the list) refuses the
+/// connection. Every server
 /// message that passes is recorded with the index of the server it came from.
 ///
 /// Threading: `Sendable`; every method may be called from any thread; state is in a `Mutex`. Lifetime: as long as
@@ -44,7 +45,7 @@ final class NodeListTransport: Transport {
     func connect(server: Int, events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
         let target = state.withLock { state -> WebSocketTransport? in
             state.servers.append(server)
-            return state.targets[server]
+            return state.targets.indices.contains(server) ? state.targets[server] : nil
         }
         guard let target else {
             let refused = RefusedConnection()
