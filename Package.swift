@@ -218,7 +218,7 @@ let package = Package(
             name: "GoalClientLiveTests",
             dependencies: [
                 "GoalClient", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel", "GoalWire",
-                "GoalTestSupport", "GoalServer", "GoalStore",
+                "GoalTestSupport", "GoalServer", "GoalStore", "GoalPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -243,7 +243,7 @@ let package = Package(
             name: "GoalLoadTests",
             dependencies: [
                 "goal-load", "GoalTestSupport", "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalServer",
-                "GoalStore",
+                "GoalStore", "GoalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

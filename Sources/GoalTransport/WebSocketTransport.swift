@@ -4,7 +4,11 @@ import NIOConcurrencyHelpers
 public import NIOCore
 public import NIOPosix
 
-/// The live `Transport`: RFC 6455 WebSocket connections over TLS to one goald, built on SwiftNIO.
+/// The live `Transport`: RFC 6455 WebSocket connections over TLS to goald, built on SwiftNIO.
+///
+/// It knows one server, or several (`endpoints`, the nodes of one league in failover order): `connect(server:events:)`
+/// opens a connection to `endpoints[server]` (the index wraps around), `connect(events:)` to the first. All of
+/// them are trusted by the same `security`.
 ///
 /// Each `connect` opens one independent connection on an event loop of the shared group; the TLS context (trust
 /// roots, pinned fingerprint) is built once, here. A connection costs a channel, its handlers and one small state
@@ -16,8 +20,10 @@ public import NIOPosix
 /// transport owns no connection; each connection lives until its terminal event. The event loop group must outlive
 /// the connections (the default, `MultiThreadedEventLoopGroup.singleton`, always does).
 public final class WebSocketTransport: Transport {
-    /// The server every connection goes to.
-    public let endpoint: ServerEndpoint
+    /// The servers, in failover order (never empty).
+    public let endpoints: [ServerEndpoint]
+    /// The first server: where `connect(events:)` goes.
+    public var endpoint: ServerEndpoint { endpoints[0] }
     /// How the server's certificate is trusted.
     public var security: TransportSecurity { tls.security }
     /// The local address connections bind before connecting, if any.
@@ -28,18 +34,17 @@ public final class WebSocketTransport: Transport {
     private let group: any EventLoopGroup
     private let logger: Logger
 
-    /// Makes a transport; builds the TLS context once (reading the CA file, if any).
+    /// Makes a transport to one server; builds the TLS context once (reading the CA file, if any).
     ///
     /// - Parameters:
     ///   - endpoint: The server, for example `try ServerEndpoint(parsing: "wss://localhost:7443")`.
     ///   - security: How the server's certificate is trusted; `.insecure` logs a warning.
     ///   - group: The event loops connections run on. Default: the process-wide singleton.
-    ///   - localAddress: A local address to bind before connecting (goal-load spreads connections over
-    ///     127.0.0.0/8); it must be of the same family as the server's address. Default: the system chooses.
+    ///   - localAddress: A local address to bind before connecting. Default: the system chooses.
     ///   - configuration: Timeouts and limits. Default: `.default`.
     ///   - logger: Receives debug records per connection and the insecure-mode warning.
     /// - Throws: `TransportFailure(.tls, …)` when the trust material cannot be read.
-    public init(
+    public convenience init(
         endpoint: ServerEndpoint,
         security: TransportSecurity,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
@@ -47,7 +52,39 @@ public final class WebSocketTransport: Transport {
         configuration: WebSocketTransportConfiguration = .default,
         logger: Logger = Logger(label: "goal.transport", factory: { _ in SwiftLogNoOpLogHandler() })
     ) throws(TransportFailure) {
-        self.endpoint = endpoint
+        try self.init(
+            endpoints: [endpoint],
+            security: security,
+            group: group,
+            localAddress: localAddress,
+            configuration: configuration,
+            logger: logger
+        )
+    }
+
+    /// Makes a transport to several servers (the nodes of one league, in failover order); builds the TLS context
+    /// once (reading the CA file, if any).
+    ///
+    /// - Parameters:
+    ///   - endpoints: The servers; an empty list is refused.
+    ///   - security: How the server's certificate is trusted; `.insecure` logs a warning.
+    ///   - group: The event loops connections run on. Default: the process-wide singleton.
+    ///   - localAddress: A local address to bind before connecting (goal-load spreads connections over
+    ///     127.0.0.0/8); it must be of the same family as the server's address. Default: the system chooses.
+    ///   - configuration: Timeouts and limits. Default: `.default`.
+    ///   - logger: Receives debug records per connection and the insecure-mode warning.
+    /// - Throws: `TransportFailure(.tls, …)` when the trust material cannot be read, `.cannotConnect` when
+    ///   `endpoints` is empty.
+    public init(
+        endpoints: [ServerEndpoint],
+        security: TransportSecurity,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        localAddress: SocketAddress? = nil,
+        configuration: WebSocketTransportConfiguration = .default,
+        logger: Logger = Logger(label: "goal.transport", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) throws(TransportFailure) {
+        guard !endpoints.isEmpty else { throw TransportFailure(.cannotConnect, "no server to connect to") }
+        self.endpoints = endpoints
         self.localAddress = localAddress
         self.configuration = configuration
         self.group = group
@@ -63,16 +100,32 @@ public final class WebSocketTransport: Transport {
         openConnection(localAddress: localAddress, events: events)
     }
 
+    /// Opens one connection to `endpoints[server]` (the index wraps around; see `Transport.connect(server:events:)`).
+    ///
+    /// - Parameters:
+    ///   - server: The index of the server in `endpoints`.
+    ///   - events: Receives every event of the connection, in order, on its event loop.
+    /// - Returns: The connection; sends before `.connected` are queued.
+    public func connect(
+        server: Int,
+        events: @escaping @Sendable (TransportEvent) -> Void
+    ) -> any TransportConnection {
+        openConnection(localAddress: localAddress, server: server, events: events)
+    }
+
     /// Opens one connection bound to a specific local address (overriding the transport's).
     ///
     /// - Parameters:
     ///   - localAddress: The local address to bind, or nil to let the system choose.
+    ///   - server: The index of the server in `endpoints` (wrapping around); default the first.
     ///   - events: Receives every event of the connection, in order, on its event loop.
     /// - Returns: The connection; sends before `.connected` are queued.
     public func openConnection(
         localAddress: SocketAddress?,
+        server: Int = 0,
         events: @escaping @Sendable (TransportEvent) -> Void
     ) -> WebSocketConnection {
+        let endpoint = endpoints[((server % endpoints.count) + endpoints.count) % endpoints.count]
         let eventLoop = group.next()
         let mailbox = NIOLockedValueBox(OutboundMailbox())
         let core = ConnectionCore(

@@ -27,6 +27,10 @@ extension ServerMessage {
             w.string(welcome.role.rawValue)
             w.raw(#","server_time":"#)
             w.integer(welcome.serverTime.millisecondsSince1970)
+            if let node = welcome.node {
+                w.raw(#","node":"#)
+                w.string(node)
+            }
         case .caughtUp(let head):
             w.raw(#"{"type":"caught_up","head":"#)
             w.integer(head)
@@ -91,7 +95,8 @@ extension ServerMessage {
                     headDigest: try c.read("head_digest", ModelReader.digest),
                     mode: try c.enumeration("mode"),
                     role: try c.enumeration("role"),
-                    serverTime: try c.read("server_time", ModelReader.timestamp)
+                    serverTime: try c.read("server_time", ModelReader.timestamp),
+                    node: try c.optionalString("node")
                 )
             )
         case "changeset":

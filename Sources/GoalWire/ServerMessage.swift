@@ -71,7 +71,7 @@ public enum ServerMessage: Hashable, Sendable {
         case live
     }
 
-    /// `welcome {protocol, epoch, head, head_digest, mode, role, server_time}`.
+    /// `welcome {protocol, epoch, head, head_digest, mode, role, server_time, node?}`.
     public struct Welcome: Hashable, Sendable {
         public var protocolVersion: Int
         /// The database's epoch (rotated by `goald restore`).
@@ -85,6 +85,9 @@ public enum ServerMessage: Hashable, Sendable {
         public var role: Role
         /// The server's clock, for display of relative times.
         public var serverTime: Timestamp
+        /// Which goald node answered (its configured `nodeId`), when it says; several nodes may serve one league.
+        /// Optional: older servers omit it, older clients ignore it.
+        public var node: String?
 
         public init(
             protocolVersion: Int = WireProtocol.version,
@@ -93,7 +96,8 @@ public enum ServerMessage: Hashable, Sendable {
             headDigest: Digest,
             mode: SyncMode,
             role: Role,
-            serverTime: Timestamp
+            serverTime: Timestamp,
+            node: String? = nil
         ) {
             self.protocolVersion = protocolVersion
             self.epoch = epoch
@@ -102,6 +106,7 @@ public enum ServerMessage: Hashable, Sendable {
             self.mode = mode
             self.role = role
             self.serverTime = serverTime
+            self.node = node
         }
     }
 

@@ -16,6 +16,11 @@ struct GoalClientCommand: AsyncParsableCommand {
             $GOAL_FINGERPRINT), all saved by `goal-client login` in $XDG_CONFIG_HOME/goal/config.json (mode 0600). \
             The token comes from $GOAL_TOKEN, that file, or login's prompt; never from a flag.
 
+            Several goald nodes of one league: repeat --server (or GOAL_SERVER=wss://a:7443,wss://b:7443). Every \
+            command connects to the first; when a server is down or the connection is lost it resumes on the next \
+            one with what it holds (no full reload), and waits only once every server failed in a row. \
+            `goal-client status` shows the server and node it reached.
+
             Exit codes: 0 ok, 1 refused by the server, 2 usage, 3 cannot connect or TLS, 4 unauthorized, \
             5 outcome unknown (the mutation id is printed).
             """,

@@ -43,13 +43,19 @@ enum ConvergenceProbe {
     /// - Parameters:
     ///   - context: The run's shared context (transport, token, addresses).
     ///   - slot: The connection slot for the source address.
+    ///   - server: The node to ask (an index into the run's URLs); default the first.
     ///   - timeout: Seconds before giving up.
-    static func fetch(context: LoadContext, slot: Int, timeout: Double) async -> Result<ServerView, LoadError> {
+    static func fetch(
+        context: LoadContext,
+        slot: Int,
+        server: Int = 0,
+        timeout: Double
+    ) async -> Result<ServerView, LoadError> {
         let box = Box()
         let connection = Mutex<WebSocketConnection?>(nil)
         let result = await withCheckedContinuation { continuation in
             box.state.withLock { $0.continuation = continuation }
-            let opened = context.open(slot: slot) { event in handle(event, box: box) }
+            let opened = context.open(slot: slot, server: server) { event in handle(event, box: box) }
             let hello = ClientMessage.Hello(token: context.token, clientInstance: .random(), stream: .all)
             opened.send(ClientMessage.hello(hello).encoded())
             connection.withLock { $0 = opened }

@@ -20,6 +20,12 @@ struct GoalLoad: AsyncParsableCommand {
             idle (10,000 connections, no writes), catchup (one subscriber misses 100,000 changesets). Flags given \
             explicitly override the preset. goald's default limits (512 connections per IP, 2,048 per token, 200 \
             mutations/s per session) bound large runs: raise them with goald's --set.
+
+            Several nodes of one league (one PostgreSQL database): repeat --url (--url wss://127.0.0.1:7443 \
+            --url wss://127.0.0.2:7444 …). Setup runs on the first; subscriber i starts on URL i mod N (and resumes \
+            on the next one if its node is lost), writer j starts on URL j mod N (likewise); at the end every node's head is \
+            read, and convergence holds only when all nodes and every subscriber hold the same head digest. The \
+            report has one line per URL.
             """
     )
 

@@ -1,7 +1,8 @@
 import GoalClient
 import GoalTransport
 
-/// Everything one goal-load run needs: where goald is, how to trust and authenticate, and the shape of the load.
+/// Everything one goal-load run needs: where goald is (one node, or several nodes of one league), how to trust and
+/// authenticate, and the shape of the load.
 ///
 /// Value type, `Sendable`; built by the command from its flags (or by tests directly) and never changed during a
 /// run.
@@ -38,8 +39,9 @@ struct LoadConfiguration: Sendable {
         var catchupChangesets = 0
     }
 
-    /// The goald to load.
-    var endpoint: ServerEndpoint
+    /// The goald nodes to load (never empty): subscriber i starts on `endpoints[i % count]`, writer j on
+    /// `endpoints[j % count]`; both move on to the next node when theirs is lost.
+    var endpoints: [ServerEndpoint]
     /// How the server certificate is trusted.
     var security: TransportSecurity
     /// An editor (or admin) token for every connection.
@@ -60,4 +62,36 @@ struct LoadConfiguration: Sendable {
     var settleTimeout: Double = 30
     /// Seconds between progress lines; nil = none.
     var progressInterval: Double? = 1
+
+    /// A configuration for one node.
+    init(
+        endpoint: ServerEndpoint,
+        security: TransportSecurity,
+        token: String,
+        scenario: Scenario?,
+        shape: Shape
+    ) {
+        self.init(endpoints: [endpoint], security: security, token: token, scenario: scenario, shape: shape)
+    }
+
+    /// A configuration for the nodes of one league (an empty list is refused when the run starts).
+    init(
+        endpoints: [ServerEndpoint],
+        security: TransportSecurity,
+        token: String,
+        scenario: Scenario?,
+        shape: Shape
+    ) {
+        self.endpoints = endpoints
+        self.security = security
+        self.token = token
+        self.scenario = scenario
+        self.shape = shape
+    }
+
+    /// The first node: where the setup connection goes.
+    var endpoint: ServerEndpoint { endpoints[0] }
+
+    /// The node connection `index` of a kind (subscriber or writer index) uses: round robin.
+    func server(for index: Int) -> Int { index % max(endpoints.count, 1) }
 }

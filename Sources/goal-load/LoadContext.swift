@@ -5,8 +5,8 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// What every connection of one run shares: the transport, the token, the writers' send-time tables, the latency
-/// recorder and the source-address plan.
+/// What every connection of one run shares: the transport (to every node loaded), the token, the writers' send-time
+/// tables, the latency recorder and the source-address plan.
 ///
 /// Immutable after init except `running` (an atomic flag); `Sendable`. Lifetime: one per run.
 final class LoadContext: Sendable {
@@ -38,9 +38,16 @@ final class LoadContext: Sendable {
 
     var isRunning: Bool { running.load(ordering: .relaxed) }
 
-    /// Opens a connection for connection slot `index` (subscribers first, then writers), bound to its source
-    /// address.
-    func open(slot index: Int, events: @escaping @Sendable (TransportEvent) -> Void) -> WebSocketConnection {
-        transport.openConnection(localAddress: addresses.socketAddress(for: index), events: events)
+    /// How many nodes the run loads (`transport.endpoints`).
+    var serverCount: Int { transport.endpoints.count }
+
+    /// Opens a connection for connection slot `index` (subscribers first, then writers) to node `server` (an index
+    /// into `transport.endpoints`), bound to its source address.
+    func open(
+        slot index: Int,
+        server: Int = 0,
+        events: @escaping @Sendable (TransportEvent) -> Void
+    ) -> WebSocketConnection {
+        transport.openConnection(localAddress: addresses.socketAddress(for: index), server: server, events: events)
     }
 }

@@ -2,6 +2,9 @@ import Foundation
 import GoalTransport
 
 extension LoadOptions {
+    /// The goald loaded when no `--url` is given.
+    static let defaultURL = "wss://127.0.0.1:7443"
+
     /// The preset's shape with every given flag applied on top.
     func shape() throws(LoadError) -> LoadConfiguration.Shape {
         var shape = preset?.defaults ?? LoadConfiguration.Shape()
@@ -26,11 +29,13 @@ extension LoadOptions {
     /// The whole configuration; the token comes from `--token-file` or `GOAL_TOKEN`.
     /// - Throws: `LoadError.usage` naming what is missing or malformed.
     func configuration(environment: [String: String]) throws(LoadError) -> LoadConfiguration {
-        let endpoint: ServerEndpoint
-        do {
-            endpoint = try ServerEndpoint(parsing: url)
-        } catch {
-            throw .usage(error.description)
+        var endpoints: [ServerEndpoint] = []
+        for text in url.isEmpty ? [Self.defaultURL] : url {
+            do {
+                endpoints.append(try ServerEndpoint(parsing: text))
+            } catch {
+                throw .usage(error.description)
+            }
         }
         let token: String
         if let tokenFile {
@@ -47,7 +52,7 @@ extension LoadOptions {
             )
         }
         var configuration = LoadConfiguration(
-            endpoint: endpoint,
+            endpoints: endpoints,
             security: insecure ? .insecure : .caFile(caFile ?? ""),
             token: token,
             scenario: preset,

@@ -6,9 +6,14 @@ import ArgumentParser
 struct LoadOptions: ParsableArguments {
     @Option(
         name: .customLong("url"),
-        help: "The goald to load, wss://HOST:PORT. Use 127.0.0.1 so connections spread over 127.0.0.0/8."
+        help: ArgumentHelp(
+            "A goald to load, wss://HOST:PORT (default wss://127.0.0.1:7443). Repeat it for the nodes of one league: "
+                + "subscribers and writers are spread round robin over them and convergence is checked on every one. "
+                + "Use 127.0.0.1 addresses so connections spread over 127.0.0.0/8.",
+            valueName: "url"
+        )
     )
-    var url = "wss://127.0.0.1:7443"
+    var url: [String] = []
 
     @Option(
         name: .customLong("ca-file"),

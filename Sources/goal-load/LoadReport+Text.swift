@@ -67,6 +67,15 @@ extension LoadReport {
                     + "(\(Self.number(catchup.changesetsPerSecond))/s)"
             )
         }
+        if nodes.count > 1 {
+            for node in nodes {
+                let head = node.head.map { "r\($0) \(node.headDigest?.prefix(16) ?? "")…" } ?? "unread"
+                lines.append(
+                    "node \(node.url): \(node.subscribers) subscribers, \(node.writers) writers, "
+                        + "\(node.subscribersAtHead)/\(node.subscribers) subscribers at its head \(head)"
+                )
+            }
+        }
         let v = convergence
         lines.append(
             "convergence: \(v.converged ? "OK" : "FAILED") — head \(v.head) digest \(v.headDigest.prefix(16))…; "

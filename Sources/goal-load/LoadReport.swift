@@ -4,6 +4,7 @@
 struct LoadReport: Codable, Sendable, Equatable {
     struct Setup: Codable, Sendable, Equatable {
         var scenario: String
+        /// The URLs loaded, comma-separated (one per node).
         var url: String
         var subscribers: Int
         var writers: Int
@@ -104,6 +105,20 @@ struct LoadReport: Codable, Sendable, Equatable {
         var problems: [String]
     }
 
+    /// One node (URL) of the run: where connections went and what it held at the end.
+    struct Node: Codable, Sendable, Equatable {
+        var url: String
+        /// Subscribers that ended the run on this node (they start round robin and move on if a node is lost).
+        var subscribers: Int
+        /// Writers that ended the run on this node (they start round robin and move on if a node is lost).
+        var writers: Int
+        /// Of those subscribers, how many hold this node's head and digest.
+        var subscribersAtHead: Int
+        /// The node's head and its digest as read at the end (nil when it could not be read).
+        var head: UInt64?
+        var headDigest: String?
+    }
+
     var setup: Setup
     var measuredSeconds: Double
     var connections: Connections
@@ -115,4 +130,6 @@ struct LoadReport: Codable, Sendable, Equatable {
     var idle: Idle?
     var catchup: Catchup?
     var convergence: Convergence
+    /// Per node, in the order of the URLs.
+    var nodes: [Node]
 }

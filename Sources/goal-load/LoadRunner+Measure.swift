@@ -80,14 +80,11 @@ extension LoadRunner {
                 )
             }
         }
-        let view = await ConvergenceProbe.fetch(
-            context: run.context,
-            slot: shape.subscribers + shape.writers + 1,
-            timeout: configuration.settleTimeout
-        )
-        if case .success(let server) = view {
+        let views = await nodeViews(run)
+        let head = views.compactMap { try? $0.get().head }.max()  // a failed read is reported by the verdict
+        if let head {
             _ = await waitUntil(seconds: configuration.settleTimeout) {
-                run.subscribers.allSatisfy { $0.snapshot().revision >= server.head || !$0.snapshot().everConnected }
+                run.subscribers.allSatisfy { $0.snapshot().revision >= head || !$0.snapshot().everConnected }
             }
         }
         let idleEnd = configuration.daemonPID.flatMap { ProcessStats.sample(pid: $0) }
@@ -98,11 +95,48 @@ extension LoadRunner {
             end: end,
             connectSeconds: connectSeconds,
             writersReady: writersReady,
-            view: view,
+            views: views,
             idle: shape.writers == 0 ? (rssBefore, idleEnd?.rssBytes) : nil,
             catchup: catchup,
             churnResumes: churnResumes
         )
+    }
+
+    /// Every node's view (head, digest, snapshot), in the order of the URLs. A node behind the others is read again
+    /// until it reaches the highest head seen or the settle timeout passes (another node's commits reach it through
+    /// the shared store a little later).
+    private func nodeViews(_ run: Run) async -> [Result<ServerView, LoadError>] {
+        let shape = configuration.shape
+        let slot = shape.subscribers + shape.writers + 1
+        var views: [Result<ServerView, LoadError>] = []
+        for server in configuration.endpoints.indices {
+            views.append(
+                await ConvergenceProbe.fetch(
+                    context: run.context,
+                    slot: slot,
+                    server: server,
+                    timeout: configuration.settleTimeout
+                )
+            )
+        }
+        guard views.count > 1 else { return views }
+        let deadline = MonotonicClock.nanoseconds() + UInt64(configuration.settleTimeout * 1e9)
+        while MonotonicClock.nanoseconds() < deadline {
+            let heads = views.map { try? $0.get().head }  // nil: a failed read, reported by the verdict
+            guard let highest = heads.compactMap({ $0 }).max() else { break }
+            let behind = heads.indices.filter { (heads[$0] ?? highest) < highest }
+            if behind.isEmpty { break }
+            try? await Task.sleep(for: .milliseconds(200))  // a pause between reads; cancelled: read at once
+            for server in behind {
+                views[server] = await ConvergenceProbe.fetch(
+                    context: run.context,
+                    slot: slot,
+                    server: server,
+                    timeout: configuration.settleTimeout
+                )
+            }
+        }
+        return views
     }
 
     /// Closes and resumes the next share of subscribers (never the lagging one). - Returns: the next cursor.

@@ -12,7 +12,7 @@ extension LoadRunner {
         end: Reading,
         connectSeconds: Double,
         writersReady: Int,
-        view: Result<ServerView, LoadError>,
+        views: [Result<ServerView, LoadError>],
         idle: (UInt64?, UInt64?)?,
         catchup: LoadReport.Catchup?,
         churnResumes: Int
@@ -44,10 +44,11 @@ extension LoadRunner {
             )
         }
         let loadCPU = end.load.cpuSeconds - start.load.cpuSeconds
+        let snapshots = run.subscribers.map { $0.snapshot() }
         return LoadReport(
             setup: LoadReport.Setup(
                 scenario: configuration.scenario?.rawValue ?? "custom",
-                url: configuration.endpoint.description,
+                url: configuration.endpoints.map(\.description).joined(separator: ","),
                 subscribers: shape.subscribers,
                 writers: shape.writers,
                 rate: shape.rate,
@@ -105,82 +106,13 @@ extension LoadRunner {
             daemon: daemon,
             idle: idleReport,
             catchup: catchup,
-            convergence: Self.verdict(subscribers: run.subscribers.map { $0.snapshot() }, view: view)
-        )
-    }
-
-    /// The convergence proof: every subscriber at the head with the head's digest, no gap or duplicate seen, and
-    /// every sampled replica equal to the server's snapshot.
-    static func verdict(
-        subscribers: [SubscriberSnapshot],
-        view: Result<ServerView, LoadError>
-    ) -> LoadReport.Convergence {
-        var problems: [String] = []
-        let server: ServerView
-        switch view {
-        case .success(let fetched):
-            server = fetched
-        case .failure(let error):
-            return LoadReport.Convergence(
-                head: 0,
-                headDigest: "",
-                subscribersChecked: subscribers.count,
-                subscribersAtHead: 0,
-                digestMismatches: 0,
-                streamProblems: 0,
-                sampledReplicasChecked: 0,
-                replicaMismatches: 0,
-                converged: false,
-                problems: ["cannot read the server's head: \(error)"]
+            convergence: Self.verdict(subscribers: snapshots, views: views),
+            nodes: Self.nodes(
+                urls: configuration.endpoints.map(\.description),
+                subscribers: snapshots,
+                writers: run.writers.map(\.server),
+                views: views
             )
-        }
-        let expected = server.snapshot.map { ReplicaState($0) }
-        var atHead = 0
-        var mismatches = 0
-        var streamProblems = 0
-        var replicas = 0
-        var replicaMismatches = 0
-        for (index, s) in subscribers.enumerated() {
-            streamProblems += s.problemCount
-            for problem in s.problems where problems.count < 10 { problems.append("subscriber \(index): \(problem)") }
-            guard s.everConnected else {
-                mismatches += 1
-                if problems.count < 10 { problems.append("subscriber \(index) never connected") }
-                continue
-            }
-            if s.revision == server.head {
-                atHead += 1
-                if s.digest != server.headDigest {
-                    mismatches += 1
-                    if problems.count < 10 { problems.append("subscriber \(index): digest at head differs") }
-                }
-            } else {
-                mismatches += 1
-                if problems.count < 10 {
-                    problems.append("subscriber \(index) stopped at revision \(s.revision), head is \(server.head)")
-                }
-            }
-            if let replica = s.replica, let expected {
-                replicas += 1
-                if replica != expected {
-                    replicaMismatches += 1
-                    if problems.count < 10 {
-                        problems.append("sampled subscriber \(index): replica differs from the server's snapshot")
-                    }
-                }
-            }
-        }
-        return LoadReport.Convergence(
-            head: server.head,
-            headDigest: server.headDigest.description,
-            subscribersChecked: subscribers.count,
-            subscribersAtHead: atHead,
-            digestMismatches: mismatches,
-            streamProblems: streamProblems,
-            sampledReplicasChecked: replicas,
-            replicaMismatches: replicaMismatches,
-            converged: mismatches == 0 && streamProblems == 0 && replicaMismatches == 0,
-            problems: problems
         )
     }
 

@@ -7,6 +7,10 @@ import Synchronization
 
 /// Runs one load: setup, connect subscribers and writers, the measured phase, then the convergence proof.
 ///
+/// With several URLs (the nodes of one league) the setup runs on the first, subscribers and writers are spread
+/// over all of them round robin, and the proof reads every node's head: all must agree, and every subscriber must
+/// hold that head's digest.
+///
 /// Threading: `run()` is one async task; connections live on the event loops of the runner's own group and are
 /// read through their mutexes. Lifetime: one run per value; the group is shut down before `run()` returns.
 struct LoadRunner: Sendable {
@@ -58,7 +62,7 @@ struct LoadRunner: Sendable {
         let transport: WebSocketTransport
         do {
             transport = try WebSocketTransport(
-                endpoint: configuration.endpoint,
+                endpoints: configuration.endpoints,
                 security: configuration.security,
                 group: group
             )
@@ -72,7 +76,7 @@ struct LoadRunner: Sendable {
             sendTimes: SendTimeDirectory(prefix: "load-\(tag)-w", writers: shape.writers),
             latency: LatencyRecorder(),
             addresses: SourceAddresses(
-                endpoint: configuration.endpoint,
+                endpoints: configuration.endpoints,
                 perAddress: configuration.connectionsPerAddress
             ),
             group: group
@@ -98,7 +102,8 @@ struct LoadRunner: Sendable {
                 window: shape.window,
                 rate: perWriterRate,
                 source: MutationSource(plan: writerPlan.plan, writerIndex: index),
-                sendTimes: context.sendTimes.times(writer: index)
+                sendTimes: context.sendTimes.times(writer: index),
+                server: configuration.server(for: index)
             )
         }
         let run = Run(context: context, subscribers: subscribers, writers: writers, openFileLimit: openFileLimit)

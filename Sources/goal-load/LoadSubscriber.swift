@@ -18,11 +18,20 @@ final class LoadSubscriber: Sendable {
     let context: LoadContext
     let state = Mutex(SubscriberState())
 
+    /// - Parameters:
+    ///   - index: The subscriber's number; it starts on node `index % context.serverCount` and, when that node is
+    ///     lost, resumes on the next one (round robin, the shared `ResumeSession` rules).
+    ///   - sampled: Decode everything into a replica.
+    ///   - context: The run's shared context.
     init(index: Int, sampled: Bool, context: LoadContext) {
         self.index = index
         self.sampled = sampled
         self.context = context
-        if sampled { state.withLock { $0.replica = ReplicaState() } }
+        let servers = context.serverCount
+        state.withLock { s in
+            s.machine = ResumeSession(policy: SubscriberState.backoff, serverCount: servers, server: index % servers)
+            if sampled { s.replica = ReplicaState() }
+        }
     }
 
     /// Starts the subscriber (again, after `disconnect`): opens a connection whose hello resumes from the current
@@ -55,7 +64,7 @@ final class LoadSubscriber: Sendable {
 
     /// Opens one connection and sends hello at once (the transport queues it until the upgrade completes).
     private func open() {
-        let (generation, hello) = state.withLock { s -> (Int, [UInt8]) in
+        let (generation, hello, server) = state.withLock { s -> (Int, [UInt8], Int) in
             s.generation += 1
             s.phase = .connecting
             s.caughtUpAt = nil
@@ -63,9 +72,9 @@ final class LoadSubscriber: Sendable {
             s.assembler = nil
             s.helloSentAt = MonotonicClock.nanoseconds()
             let hello = s.machine.connectionOpened(now: Date(), token: context.token, instance: s.instance)
-            return (s.generation, ClientMessage.hello(hello).encoded())
+            return (s.generation, ClientMessage.hello(hello).encoded(), s.machine.server)
         }
-        let connection = context.open(slot: index) { [self] event in
+        let connection = context.open(slot: index, server: server) { [self] event in
             self.handle(event, generation: generation)
         }
         connection.send(hello)
@@ -102,7 +111,8 @@ final class LoadSubscriber: Sendable {
                 problemCount: s.problemCount,
                 replica: s.replica,
                 catchUpSeconds: s.caughtUpAt.map { MonotonicClock.seconds(from: s.helloSentAt, to: $0) },
-                snapshots: s.snapshots
+                snapshots: s.snapshots,
+                server: s.machine.server
             )
         }
     }

@@ -32,7 +32,8 @@ final class LoadWriter: Sendable {
         window: Int,
         rate: Double,
         source: MutationSource,
-        sendTimes: SendTimes?
+        sendTimes: SendTimes?,
+        server: Int = 0
     ) {
         self.index = index
         self.slot = slot
@@ -41,17 +42,23 @@ final class LoadWriter: Sendable {
         self.window = max(1, window)
         self.rate = rate
         self.sendTimes = sendTimes
-        self.state = Mutex(WriterState(source: source))
+        self.state = Mutex(WriterState(source: source, server: server % max(context.serverCount, 1)))
     }
+
+    /// The node (an index into the run's URLs) this writer writes to now: it starts on the one it was given and
+    /// moves on to the next when its connection is lost.
+    var server: Int { state.withLock { $0.server } }
 
     /// Opens the connection and sends hello.
     func connect() {
-        let generation = state.withLock { s -> Int in
+        let (generation, server) = state.withLock { s -> (Int, Int) in
             s.generation += 1
             s.ready = false
-            return s.generation
+            return (s.generation, s.server)
         }
-        let connection = context.open(slot: slot) { [self] event in self.handle(event, generation: generation) }
+        let connection = context.open(slot: slot, server: server) { [self] event in
+            self.handle(event, generation: generation)
+        }
         let hello = ClientMessage.hello(
             ClientMessage.Hello(token: context.token, clientInstance: instance, stream: .acks)
         )
@@ -178,6 +185,7 @@ final class LoadWriter: Sendable {
                 s.counters.unanswered += s.inFlight
                 s.inFlight = 0
                 s.counters.reconnects += 1
+                s.server = (s.server + 1) % max(context.serverCount, 1)
                 return true
             }
             if again, context.isRunning {

@@ -4,7 +4,7 @@ import NIOCore
 /// Spreads connections over source addresses in 127.0.0.0/8 so that no address exceeds goald's per-IP limit and
 /// no address runs out of ephemeral ports.
 ///
-/// Value type, `Sendable`; pure. Only used when the server's address is an IPv4 loopback literal (the family of
+/// Value type, `Sendable`; pure. Only used when every server's address is an IPv4 loopback literal (the family of
 /// the bound address must match).
 struct SourceAddresses: Sendable {
     /// Connections per address.
@@ -13,8 +13,13 @@ struct SourceAddresses: Sendable {
     let enabled: Bool
 
     init(endpoint: ServerEndpoint, perAddress: Int) {
+        self.init(endpoints: [endpoint], perAddress: perAddress)
+    }
+
+    init(endpoints: [ServerEndpoint], perAddress: Int) {
         self.perAddress = max(1, perAddress)
-        self.enabled = endpoint.host.hasPrefix("127.") && endpoint.hostIsIPAddress
+        self.enabled =
+            !endpoints.isEmpty && endpoints.allSatisfy { $0.host.hasPrefix("127.") && $0.hostIsIPAddress }
     }
 
     /// The dotted address of connection `index`: 127.77.x.y, counting from 127.77.0.1.

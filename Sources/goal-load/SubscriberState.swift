@@ -79,4 +79,6 @@ struct SubscriberSnapshot: Sendable {
     var catchUpSeconds: Double?
     /// Snapshots received.
     var snapshots = 0
+    /// The node (an index into the run's URLs) the subscriber is on, or will resume on.
+    var server = 0
 }

@@ -27,9 +27,12 @@ struct WriterState: Sendable {
     var scriptIndex = 0
     var counters = WriterCounters()
     var problems: [String] = []
+    /// The node (an index into the run's URLs) the writer's connection goes to.
+    var server: Int
 
-    init(source: MutationSource) {
+    init(source: MutationSource, server: Int = 0) {
         self.source = source
+        self.server = server
     }
 }
 

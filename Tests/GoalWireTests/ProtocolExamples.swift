@@ -120,7 +120,8 @@ enum ProtocolExamples {
                         headDigest: head.digest,
                         mode: .backlog,
                         role: .editor,
-                        serverTime: Timestamp(millisecondsSince1970: base.millisecondsSince1970 + 300_000)
+                        serverTime: Timestamp(millisecondsSince1970: base.millisecondsSince1970 + 300_000),
+                        node: "goald-a"
                     )
                 ).encoded()
             ),

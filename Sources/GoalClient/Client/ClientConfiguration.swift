@@ -1,14 +1,18 @@
 public import Foundation
 public import GoalWire
 
-/// What a `GoalClient` needs besides its transport: the token, timing and backoff.
+/// What a `GoalClient` needs besides its transport: the token, the servers, timing and backoff.
 ///
 /// `Sendable` value type with documented defaults; only executables read it from flags, environment or files.
 public struct ClientConfiguration: Sendable {
     /// The bearer token sent in `hello` (never logged).
     public var token: String
-    /// The server as people should see it ("localhost:7443"), for status lines.
-    public var serverName: String
+    /// The servers, in failover order, as people should see them ("wss://a.example:7443"): nodes of one league
+    /// (one database). The client connects to the first; when a connection is lost or cannot be opened it resumes
+    /// on the next (round robin), and backs off only once every server has failed in a row (`ReconnectMachine`).
+    /// The transport opens connections by index into this list (`Transport.connect(server:events:)`). The
+    /// initializers never leave it empty.
+    public var servers: [String]
     /// `all` (default): backlog or snapshot, then every changeset; `acks` for scripts that need no stream.
     public var stream: ClientMessage.StreamSelection
     /// Seconds between client pings while connected (default 15).
@@ -21,6 +25,7 @@ public struct ClientConfiguration: Sendable {
     /// (default 256); live changesets are published one by one.
     public var backlogBatch: Int
 
+    /// Creates a configuration for one server (`servers == [serverName]`).
     public init(
         token: String,
         serverName: String,
@@ -30,13 +35,43 @@ public struct ClientConfiguration: Sendable {
         backoff: BackoffPolicy = .standard,
         backlogBatch: Int = 256
     ) {
+        self.init(
+            token: token,
+            servers: [serverName],
+            stream: stream,
+            pingInterval: pingInterval,
+            idleTimeout: idleTimeout,
+            backoff: backoff,
+            backlogBatch: backlogBatch
+        )
+    }
+
+    /// Creates a configuration for several servers in failover order; an empty list counts as one unnamed server.
+    public init(
+        token: String,
+        servers: [String],
+        stream: ClientMessage.StreamSelection = .all,
+        pingInterval: TimeInterval = 15,
+        idleTimeout: TimeInterval = TimeInterval(WireProtocol.idleTimeoutSeconds),
+        backoff: BackoffPolicy = .standard,
+        backlogBatch: Int = 256
+    ) {
         self.token = token
-        self.serverName = serverName
+        self.servers = servers.isEmpty ? [""] : servers
         self.stream = stream
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
         self.backoff = backoff
         self.backlogBatch = max(backlogBatch, 1)
+    }
+
+    /// The servers as people should see them, for status lines: "a:7443" or "a:7443, b:7443".
+    public var serverName: String { servers.joined(separator: ", ") }
+
+    /// The name of server `index` (wrapping around the list; "" if the list was emptied).
+    public func serverName(at index: Int) -> String {
+        guard !servers.isEmpty else { return "" }
+        return servers[((index % servers.count) + servers.count) % servers.count]
     }
 
     /// A copy with one field changed: `configuration.with { $0.pingInterval = 5 }`.

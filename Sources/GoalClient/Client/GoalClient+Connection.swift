@@ -38,7 +38,17 @@ extension GoalClient {
         state.session = SyncSession()
         state.serverError = nil
         statusStorage.value = .connecting(attempt: attempt)
-        state.connection = transport.connect { [weak self] event in
+        let server = state.machine.server
+        if serverStorage.value.index != server || serverStorage.value.node != nil {
+            serverStorage.value = ServerLocation(index: server, name: configuration.serverName(at: server))
+        }
+        if attempt > 0 {
+            logger.info(
+                "goal.client.connect",
+                metadata: ["goal.client.attempt": "\(attempt)", "goal.client.server": "\(serverStorage.value.name)"]
+            )
+        }
+        state.connection = transport.connect(server: server) { [weak self] event in
             self?.onScheduler { client in client.handle(event, generation: generation) }
         }
     }

@@ -4,8 +4,9 @@ public import GoalReactive
 public import GoalWire
 public import Logging
 
-/// The live client of one goald: a replica of the league kept in sync over a `Transport`, an outbox of mutations,
-/// heartbeats and reconnects.
+/// The live client of one goald league: a replica of the league kept in sync over a `Transport`, an outbox of
+/// mutations, heartbeats, reconnects, and failover between the league's servers (`ClientConfiguration.servers`:
+/// a lost connection resumes on the next server with the same epoch, revision and digest).
 ///
 /// Outputs are `Property`s (replica, status, pending mutations) and a `Signal` of applied updates; inputs are
 /// `start`, `stop`, `submit` and `refresh`.
@@ -37,6 +38,8 @@ public final class GoalClient: @unchecked Sendable {
     public let pendingMutations: Property<[PendingMutation]>
     /// The role the server granted the token (known after the first `welcome`).
     public let role: Property<Role?>
+    /// The server the current connection goes to (or the next one will), with the node its `welcome` named.
+    public let server: Property<ServerLocation>
 
     let transport: any Transport
     let scheduler: any DateScheduler
@@ -48,6 +51,7 @@ public final class GoalClient: @unchecked Sendable {
     let statusStorage = MutableProperty<ConnectionStatus>(.idle)
     let pendingStorage = MutableProperty<[PendingMutation]>([])
     let roleStorage = MutableProperty<Role?>(nil)
+    let serverStorage: MutableProperty<ServerLocation>
     let updatesInput: Signal<ReplicaUpdate, Never>.Observer
 
     private let lock = NSRecursiveLock()
@@ -79,8 +83,9 @@ public final class GoalClient: @unchecked Sendable {
 
     /// Creates a client; nothing happens until `start()`.
     /// - Parameters:
-    ///   - configuration: Token, server name, timing, backoff.
-    ///   - transport: Opens connections (GoalTransport's WebSocket transport, or a fake).
+    ///   - configuration: Token, servers, timing, backoff.
+    ///   - transport: Opens connections to the configured servers by index (GoalTransport's WebSocket transport,
+    ///     or a fake).
     ///   - scheduler: The serial, asynchronous scheduler every state change runs on; its clock is the client's.
     ///   - minter: Mints mutation ids (a fresh in-memory instance by default).
     ///   - jitter: Random units for backoff jitter.
@@ -105,10 +110,13 @@ public final class GoalClient: @unchecked Sendable {
             machine: ResumeSession(
                 position: ResumeSession.Position(resumingFrom: replica),
                 policy: configuration.backoff,
-                idleTimeout: configuration.idleTimeout
+                idleTimeout: configuration.idleTimeout,
+                serverCount: configuration.servers.count
             ),
             replica: replica
         )
+        serverStorage = MutableProperty(ServerLocation(index: 0, name: configuration.serverName(at: 0)))
+        server = Property(capturing: serverStorage)
         replicaStorage = MutableProperty(replica)
         self.replica = Property(capturing: replicaStorage)
         status = Property(capturing: statusStorage)

@@ -121,8 +121,10 @@ public struct ResumeSession: Hashable, Sendable {
         case notConnected
     }
 
-    /// The backoff rules (reconnect attempts, waits, stops).
+    /// The backoff and failover rules (reconnect attempts, which server, waits, stops).
     public private(set) var reconnect: ReconnectMachine
+    /// The server (an index into the caller's list) the current connection goes to, or the next one will.
+    public var server: Int { reconnect.server }
     public private(set) var position: Position
     public private(set) var phase: StreamPhase = .disconnected
     /// Seconds without any inbound frame after which the peer is dead.
@@ -135,13 +137,19 @@ public struct ResumeSession: Hashable, Sendable {
     ///   - position: Where to resume from (empty: the first hello asks for everything).
     ///   - policy: Reconnect backoff.
     ///   - idleTimeout: Seconds without reads after which the peer is dead (default `WireProtocol.idleTimeoutSeconds`).
+    ///   - serverCount: How many servers the caller fails over between (`ReconnectMachine`); default 1. The
+    ///     position is kept across servers: nodes of one league share its epoch and digests, so the next server
+    ///     answers the same hello with a backlog.
+    ///   - server: The server to try first (default the first).
     public init(
         position: Position = Position(),
         policy: BackoffPolicy = .standard,
-        idleTimeout: TimeInterval = TimeInterval(WireProtocol.idleTimeoutSeconds)
+        idleTimeout: TimeInterval = TimeInterval(WireProtocol.idleTimeoutSeconds),
+        serverCount: Int = 1,
+        server: Int = 0
     ) {
         self.position = position
-        self.reconnect = ReconnectMachine(policy: policy)
+        self.reconnect = ReconnectMachine(policy: policy, serverCount: serverCount, server: server)
         self.idleTimeout = idleTimeout
     }
 

@@ -1,5 +1,9 @@
 /// How a `GoalClient` reaches a goald: it opens WebSocket connections that carry GoalWire JSON text messages.
 ///
+/// A transport may reach several servers, the nodes of one league in failover order (`ClientConfiguration.servers`):
+/// `connect(server:events:)` opens a connection to one of them by its index in that list. A transport of one
+/// server only implements `connect(events:)`; the default `connect(server:events:)` ignores the index.
+///
 /// GoalClient never imports NIO; the live implementation is `GoalTransport.WebSocketTransport`, and tests use a
 /// fake that scripts the server's side. Threading: conformers are `Sendable`; `connect` may be called from any
 /// thread. Lifetime: each call opens one independent connection; the transport itself holds no per-connection
@@ -11,6 +15,17 @@ public protocol Transport: Sendable {
     ///   thread (never concurrently with itself). The last event is always `.closed` or `.failed`.
     /// - Returns: The connection, usable at once: messages sent before `.connected` are queued and sent after it.
     func connect(events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection
+
+    /// Starts opening one connection to server `server` (an index into the client's list of servers, in
+    /// `0..<ClientConfiguration.servers.count`); otherwise exactly like `connect(events:)`.
+    func connect(server: Int, events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection
+}
+
+extension Transport {
+    /// One server only: every index opens a connection to it.
+    public func connect(server: Int, events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+        connect(events: events)
+    }
 }
 
 /// One open (or opening) WebSocket connection.

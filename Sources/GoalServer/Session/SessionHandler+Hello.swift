@@ -118,7 +118,8 @@ extension SessionHandler {
                     headDigest: headDigest,
                     mode: mode,
                     role: token.role,
-                    serverTime: .now()
+                    serverTime: .now(),
+                    node: core.nodeID
                 )
             )
         )

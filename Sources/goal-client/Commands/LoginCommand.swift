@@ -11,12 +11,19 @@ import Glibc
 import Darwin
 #endif
 
-/// `goal-client login`: checks a server URL, its trust (CA file or fingerprint) and a token by connecting, then
-/// saves them in `$XDG_CONFIG_HOME/goal/config.json` (mode 0600). The token is read from a prompt (echo off) on a
-/// terminal, else from the first line of standard input; never from the command line.
+/// `goal-client login`: checks the server URLs (one `--server` per node of the league, in failover order), their
+/// trust (CA file or fingerprint) and a token by connecting, then saves them in `$XDG_CONFIG_HOME/goal/config.json`
+/// (mode 0600). The check succeeds when any of the servers accepts the token (the others may be down for now). The
+/// token is read from a prompt (echo off) on a terminal, else from the first line of standard input; never from the
+/// command line.
 struct Login: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Save the server, its CA or fingerprint and a token (read from a prompt or stdin)."
+        abstract: "Save the servers, their CA or fingerprint and a token (read from a prompt or stdin).",
+        discussion: """
+            Give --server once per goald node of the league, in failover order \
+            (goal-client login --server wss://a:7443 --server wss://b:7443): every command then uses the first and \
+            resumes on the next one when a server is down or the connection is lost.
+            """
     )
     @OptionGroup var connection: ConnectionOptions
 
@@ -24,11 +31,12 @@ struct Login: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let path = ConfigFile.path(environment: environment)
         var file = try ConfigFile.load(from: path)
-        guard let server = connection.server ?? environment["GOAL_SERVER"] ?? file.server else {
-            throw CLIFailure.usage("login needs --server wss://HOST:PORT (goald serve prints it)")
+        let servers = ClientSettings.servers(connection, environment: environment, file: file)
+        guard !servers.isEmpty else {
+            throw CLIFailure.usage("login needs --server wss://HOST:PORT (goald serve prints it; repeat it per node)")
         }
         let token = try Self.readToken()
-        file.server = server
+        file.servers = servers
         if connection.caFile != nil || connection.fingerprint != nil || connection.insecure {
             file.caFile = connection.caFile.map(Self.absolute)
             file.fingerprint = connection.fingerprint
@@ -36,7 +44,7 @@ struct Login: AsyncParsableCommand {
         }
         file.token = token
         var check = connection
-        check.server = server
+        check.server = servers
         check.caFile = file.caFile
         check.fingerprint = file.fingerprint
         check.insecure = file.insecure
@@ -49,7 +57,8 @@ struct Login: AsyncParsableCommand {
         let role = session.client.role.value?.rawValue ?? "unknown"
         session.stop()
         try file.save(to: path)
-        Console.out("logged in to \(TerminalText.escape(server)) as \(role); saved to \(path) (mode 0600)")
+        let list = TerminalText.escape(servers.joined(separator: ", "))
+        Console.out("logged in to \(list) as \(role); saved to \(path) (mode 0600)")
     }
 
     /// A path made absolute against the working directory, so the saved config works from anywhere.

@@ -4,8 +4,9 @@ import GoalClient
 import GoalModel
 import GoalReactive
 
-/// `goal-client status`: connects once and reports the server, the role of the token, the revision, epoch and
-/// digest of the league, its size, and how long connecting and syncing took.
+/// `goal-client status`: connects once and reports the server it got to (with several servers, the first that
+/// answered) and the goald node behind it (`welcome.node`), the role of the token, the revision, epoch and digest of
+/// the league, its size, and how long connecting and syncing took.
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Connect once and show the server and league state.")
     @OptionGroup var connection: ConnectionOptions
@@ -17,10 +18,13 @@ struct Status: AsyncParsableCommand {
             let elapsed = Int((Date().timeIntervalSince(started) * 1000).rounded())
             let replica = lookup.replica
             let role = session.client.role.value?.rawValue ?? "unknown"
+            let server = session.client.server.value
             if output.json {
                 Console.out(
                     JSONValue.object([
-                        ("server", .string(session.serverName)),
+                        ("server", .string(server.name)),
+                        ("node", server.node.map(JSONValue.string) ?? .null),
+                        ("servers", .array(session.client.configuration.servers.map(JSONValue.string))),
                         ("connection", .string("live")),
                         ("role", .string(role)),
                         ("revision", .uint(replica.revision)),
@@ -33,7 +37,8 @@ struct Status: AsyncParsableCommand {
                 )
             } else {
                 let lines = [
-                    ["server", TerminalText.escape(session.serverName)],
+                    ["server", TerminalText.escape(server.name)],
+                    ["node", TerminalText.escape(server.node ?? "-")],
                     ["connection", "live"],
                     ["role", role],
                     ["revision", "r\(replica.revision)"],

@@ -38,14 +38,18 @@ struct Tail: AsyncParsableCommand {
         logger.logLevel = .critical
         let transport: WebSocketTransport
         do {
-            transport = try WebSocketTransport(endpoint: settings.endpoint, security: settings.security, logger: logger)
+            transport = try WebSocketTransport(
+                endpoints: settings.endpoints,
+                security: settings.security,
+                logger: logger
+            )
         } catch {
             throw CLIFailure.cannotConnect("\(error.message); check --ca-file / --fingerprint")
         }
         let follower = TailFollower(
             transport: transport,
             token: settings.token,
-            serverName: settings.serverURL,
+            servers: settings.serverURLs,
             options: TailOptions(since: since, allowSnapshot: allowSnapshot, json: output.json)
         )
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in

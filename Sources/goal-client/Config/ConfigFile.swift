@@ -9,9 +9,13 @@ import Darwin
 /// goal-client's saved login: `$XDG_CONFIG_HOME/goal/config.json` (else `~/.config/goal/config.json`), written
 /// by `goal-client login` with mode 0600 because it holds the token.
 ///
+/// The servers are saved as `servers` (a list, in failover order) and, for goal-client versions that know one
+/// server only, the first of them as `server`; a file with `server` alone (written by such a version) is one server.
+///
 /// Value type, `Sendable`. Reading and writing are synchronous file operations.
 struct ConfigFile: Sendable, Equatable {
-    var server: String?
+    /// The servers, in failover order (empty: none saved).
+    var servers: [String] = []
     var caFile: String?
     var fingerprint: String?
     var insecure: Bool = false
@@ -37,8 +41,9 @@ struct ConfigFile: Sendable, Equatable {
         else {
             throw .usage("cannot read \(path): it is not a goal-client config file; run goal-client login again")
         }
+        let list = (object["servers"] as? [Any])?.compactMap { $0 as? String } ?? []
         return ConfigFile(
-            server: object["server"] as? String,
+            servers: list.isEmpty ? (object["server"] as? String).map { [$0] } ?? [] : list,
             caFile: object["ca_file"] as? String,
             fingerprint: object["fingerprint"] as? String,
             insecure: object["insecure"] as? Bool ?? false,
@@ -60,7 +65,10 @@ struct ConfigFile: Sendable, Equatable {
             throw .usage("cannot create \(directory): \(error.localizedDescription)")
         }
         var object: [(String, JSONValue)] = []
-        if let server { object.append(("server", .string(server))) }
+        if let first = servers.first {
+            object.append(("server", .string(first)))
+            object.append(("servers", .array(servers.map(JSONValue.string))))
+        }
         if let caFile { object.append(("ca_file", .string(caFile))) }
         if let fingerprint { object.append(("fingerprint", .string(fingerprint))) }
         if insecure { object.append(("insecure", .bool(true))) }

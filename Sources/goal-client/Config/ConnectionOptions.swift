@@ -5,11 +5,13 @@ import ArgumentParser
 struct ConnectionOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "The goald URL, e.g. wss://localhost:7443 (default: $GOAL_SERVER, else the config file).",
+            "A goald URL, e.g. wss://localhost:7443. Repeat it for the nodes of one league, in failover order: "
+                + "the client uses the first and resumes on the next when it is lost or down. "
+                + "(default: $GOAL_SERVER, a comma-separated list, else the config file)",
             valueName: "url"
         )
     )
-    var server: String?
+    var server: [String] = []
 
     @Option(
         name: .customLong("ca-file"),

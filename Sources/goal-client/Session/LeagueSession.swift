@@ -7,39 +7,43 @@ import GoalWire
 import Logging
 
 /// One command's connection to goald: a `GoalClient` over the live transport, started, awaited until live, used
-/// for reads and mutations, and stopped.
+/// for reads and mutations, and stopped. With several servers the client fails over between them (a server that is
+/// down is skipped; the command fails only when every server failed in a row).
 ///
 /// Threading: the client runs on its own serial queue; the async methods may be called from any task.
 /// Lifetime: `connect` → use → `stop()`.
 final class LeagueSession: Sendable {
     let client: GoalClient
+    /// The configured servers for messages: "wss://a:7443" or "wss://a:7443, wss://b:7443".
     let serverName: String
     private let transport: RecordingTransport
     /// How long a mutation is re-sent (with the same id, across reconnects) before its outcome is called unknown.
     let retryWindow: TimeInterval
 
-    /// Makes a session over `transport`; nothing connects until `connect()`.
+    /// Makes a session over `transport` (which opens connections to `servers` by index); nothing connects until
+    /// `connect()`.
     init(
         transport: any Transport,
         token: String,
-        serverName: String,
+        servers: [String],
         stream: ClientMessage.StreamSelection = .all,
         retryWindow: TimeInterval = 10
     ) {
         self.transport = RecordingTransport(transport)
-        self.serverName = serverName
+        let configuration = ClientConfiguration(token: token, servers: servers, stream: stream)
+        self.serverName = configuration.serverName
         self.retryWindow = retryWindow
         var logger = Logger(label: "goal.client")
         logger.logLevel = .critical
         client = GoalClient(
-            configuration: ClientConfiguration(token: token, serverName: serverName, stream: stream),
+            configuration: configuration,
             transport: self.transport,
             scheduler: QueueScheduler(name: "goal-client.session"),
             logger: logger
         )
     }
 
-    /// Makes a session to the configured server.
+    /// Makes a session to the configured servers.
     /// - Throws: `CLIFailure.cannotConnect` when the trust material cannot be read.
     static func make(
         _ settings: ClientSettings,
@@ -49,14 +53,18 @@ final class LeagueSession: Sendable {
         do {
             var logger = Logger(label: "goal.transport")
             logger.logLevel = .critical
-            transport = try WebSocketTransport(endpoint: settings.endpoint, security: settings.security, logger: logger)
+            transport = try WebSocketTransport(
+                endpoints: settings.endpoints,
+                security: settings.security,
+                logger: logger
+            )
         } catch {
             throw .cannotConnect("\(error.message); check --ca-file / --fingerprint (goald serve prints both)")
         }
         return LeagueSession(
             transport: transport,
             token: settings.token,
-            serverName: settings.serverURL,
+            servers: settings.serverURLs,
             stream: stream
         )
     }

@@ -1,8 +1,9 @@
 import GoalClient
 import Synchronization
 
-/// A `Transport` that passes everything through and remembers the last failure or close, so a command can say
-/// precisely why it could not connect (the client's status only says that it is retrying).
+/// A `Transport` that passes everything through (to whichever server the client picks) and remembers the last
+/// failure or close, so a command can say precisely why it could not connect (the client's status only says that it
+/// is retrying).
 ///
 /// Thread-safe: the last event lives in a `Mutex`.
 final class RecordingTransport: Transport {
@@ -17,7 +18,11 @@ final class RecordingTransport: Transport {
     var lastEnding: TransportEvent? { last.withLock { $0 } }
 
     func connect(events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
-        base.connect { [self] event in
+        connect(server: 0, events: events)
+    }
+
+    func connect(server: Int, events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+        base.connect(server: server) { [self] event in
             switch event {
             case .failed, .closed: self.last.withLock { $0 = event }
             case .connected, .message, .pong: break

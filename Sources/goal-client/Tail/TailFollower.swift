@@ -6,8 +6,9 @@ import GoalWire
 /// Follows goald's stream for `tail`: one WebSocket connection at a time, `hello` with `since` = the last revision
 /// printed (so a reconnect resumes exactly after it), every changeset printed once, in order.
 ///
-/// Resuming, gaps, snapshots and reconnect backoff (1, 2, 4, 5, 5 … s) are the shared `ResumeSession`'s rules;
-/// this type only drives it on a transport and prints.
+/// Resuming, gaps, snapshots, failover to the next server (same since, epoch and digest) and reconnect backoff
+/// (1, 2, 4, 5, 5 … s once every server failed in a row) are the shared `ResumeSession`'s rules; this type only
+/// drives it on a transport and prints.
 ///
 /// Threading: transport events hop onto `queue`; all state is touched there, under `lock`. `@unchecked Sendable`
 /// because of that lock (uncontended: only `queue` takes it). Lifetime: `run` → the result, after `stop()`
@@ -24,7 +25,10 @@ final class TailFollower: @unchecked Sendable {
 
     private let transport: any Transport
     private let token: String
-    private let serverName: String
+    /// The servers, in failover order, as the user gave them.
+    private let servers: [String]
+    /// The servers for messages.
+    private var serverName: String { servers.joined(separator: ", ") }
     private let options: TailOptions
     /// Where result lines go (standard output; tests collect them).
     private let output: @Sendable (String) -> Void
@@ -53,7 +57,7 @@ final class TailFollower: @unchecked Sendable {
     init(
         transport: any Transport,
         token: String,
-        serverName: String,
+        servers: [String],
         options: TailOptions,
         heartbeat: Heartbeat = Heartbeat(),
         output: @escaping @Sendable (String) -> Void = { Console.out($0) }
@@ -61,7 +65,7 @@ final class TailFollower: @unchecked Sendable {
         self.heartbeat = heartbeat
         self.transport = transport
         self.token = token
-        self.serverName = serverName
+        self.servers = servers.isEmpty ? [""] : servers
         self.options = options
         self.output = output
     }
@@ -76,7 +80,8 @@ final class TailFollower: @unchecked Sendable {
                 state.machine = ResumeSession(
                     position: ResumeSession.Position(since: options.since ?? seed.revision),
                     policy: Self.backoff,
-                    idleTimeout: heartbeat.idleTimeout
+                    idleTimeout: heartbeat.idleTimeout,
+                    serverCount: servers.count
                 )
                 state.finish = { continuation.resume(returning: $0) }
                 execute(state.machine.start())
@@ -109,6 +114,12 @@ final class TailFollower: @unchecked Sendable {
     private func execute(_ action: ReconnectMachine.Action, reason: String = "") {
         switch action {
         case .connect:
+            if !reason.isEmpty {
+                let server = TerminalText.escape(servers[state.machine.server % servers.count])
+                Console.error(
+                    "goal-client: stream lost (\(TerminalText.escape(reason))); resuming after r\(state.last) on \(server)"
+                )
+            }
             connect()
         case .wait(_, let delay):
             Console.error(
@@ -148,7 +159,7 @@ final class TailFollower: @unchecked Sendable {
         let generation = state.generation
         state.assembler = nil
         state.serverError = nil
-        state.connection = transport.connect { [weak self] event in
+        state.connection = transport.connect(server: state.machine.server) { [weak self] event in
             guard let self else { return }
             self.queue.async { self.locked { self.handle(event, generation: generation) } }
         }
@@ -187,10 +198,17 @@ final class TailFollower: @unchecked Sendable {
         case .failed(let failure):
             state.connection = nil
             state.generation += 1
-            // Before the first welcome any failure is fatal (wrong address, untrusted certificate). After it the
-            // server was reachable and trusted, so even a TLS failure (a handshake cut by a restart) is retried.
+            // Before the first welcome a failure is fatal (wrong address, untrusted certificate) once every server
+            // failed: the machine moves on to the next server, or answers a wait (a full round failed) or a stop
+            // (TLS). After it a server was reachable and trusted, so even a TLS failure (a handshake cut by a
+            // restart) is retried.
             guard state.everWelcomed else {
-                finish(.failure(cannotConnect(failure.message)))
+                let action = state.machine.connectionFailed(failure, unit: 0)
+                if case .connect = action {
+                    execute(action)
+                } else {
+                    finish(.failure(cannotConnect(failure.message)))
+                }
                 return
             }
             execute(state.machine.abandon(reason: failure.message, unit: 0), reason: failure.message)

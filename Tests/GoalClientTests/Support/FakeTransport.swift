@@ -13,7 +13,11 @@ final class FakeTransport: Transport, @unchecked Sendable {
     var last: FakeConnection { connections.last! }
 
     func connect(events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
-        let connection = FakeConnection(events: events)
+        connect(server: 0, events: events)
+    }
+
+    func connect(server: Int, events: @escaping @Sendable (TransportEvent) -> Void) -> any TransportConnection {
+        let connection = FakeConnection(events: events, server: server)
         lock.withLock { _connections.append(connection) }
         return connection
     }
@@ -26,9 +30,12 @@ final class FakeConnection: TransportConnection, @unchecked Sendable {
     private var _sent: [ClientMessage] = []
     private var _pings = 0
     private var _closeCodes: [UInt16] = []
+    /// The index of the server the client asked for (`Transport.connect(server:events:)`).
+    let server: Int
 
-    init(events: @escaping @Sendable (TransportEvent) -> Void) {
+    init(events: @escaping @Sendable (TransportEvent) -> Void, server: Int = 0) {
         self.events = events
+        self.server = server
     }
 
     var sent: [ClientMessage] { lock.withLock { _sent } }
