@@ -44,7 +44,7 @@ extension PostgresLeagueStorage {
                         commits.append(try PostgresCoding.commit(of: frame, in: "the source"))
                         last = frame.revision
                     }
-                    try writer.insertLogRows(commits)
+                    try writer.finish(StorageBatch(commits: commits), version: 1)
                 }
                 guard league.oldestRetainedRevision == nil || last == league.head else {
                     throw StorageError.inconsistent("the source log ends at \(last), its head is \(league.head)")
@@ -53,7 +53,7 @@ extension PostgresLeagueStorage {
                 for player in league.state.allPlayers { entities.add(.playerUpserted(player)) }
                 for match in league.state.allMatches { entities.add(.matchUpserted(match)) }
                 try writer.write(entities)
-                try writer.write(Array(league.state.allClientRecords), version: 1)
+                try writer.finish(StorageBatch(clientRecords: Array(league.state.allClientRecords)), version: 1)
                 for token in tokens {
                     let hash = ByteBuffer(bytes: token.secretHash)
                     try connection.execute(

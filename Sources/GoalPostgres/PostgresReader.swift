@@ -138,8 +138,9 @@ enum PostgresReader {
     {
         var commits: [LoggedCommit] = []
         if head.revision > base.revision {
-            let frames = try backlog(connection, after: base.revision, upTo: head.revision, limit: Int.max)
+            let frames = try frames(connection, after: base.revision, through: head.revision)
             guard frames.count == Int(head.revision - base.revision) else {
+                if frames.isEmpty { throw StorageError.backlogPruned(after: base.revision, oldest: nil) }
                 throw StorageError.inconsistent(
                     "the log holds \(frames.count) changesets after revision \(base.revision), not up to \(head.revision)"
                 )
@@ -188,6 +189,17 @@ enum PostgresReader {
         guard let oldest = bounds.oldestRetainedRevision, after + 1 >= oldest else {
             throw StorageError.backlogPruned(after: after, oldest: bounds.oldestRetainedRevision)
         }
+        return try frames(connection, after: after, through: last, limit: limit)
+    }
+
+    /// The log's frames in (after, last], in order, at most `limit`; throws when the log skips a revision. Fewer
+    /// than asked means the log no longer holds them (pruned).
+    private static func frames(
+        _ connection: PostgresConnection,
+        after: Revision,
+        through last: Revision,
+        limit: Int = Int(Int64.max)
+    ) throws -> [LogFrame] {
         let from = PostgresCoding.integer(after)
         let to = PostgresCoding.integer(last)
         let rows = try connection.run(
@@ -202,6 +214,7 @@ enum PostgresReader {
             let (stored, frame) = try row.decode((Int64, ByteBuffer).self)
             let revision = try PostgresCoding.revision(stored)
             guard revision == expected else {
+                if frames.isEmpty { throw StorageError.backlogPruned(after: after, oldest: revision) }
                 throw StorageError.inconsistent("the log skips from revision \(expected - 1) to \(revision)")
             }
             frames.append(LogFrame(revision: revision, bytes: PostgresCoding.bytes(frame)))

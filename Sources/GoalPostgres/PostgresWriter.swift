@@ -36,7 +36,6 @@ struct PostgresWriter {
             expected += 1
         }
         let version = locked.version + 1
-        try insertLogRows(batch.commits)
         var effects = EntityEffects()
         for commit in batch.commits {
             for change in commit.changeset.changes { effects.add(change) }
@@ -46,22 +45,53 @@ struct PostgresWriter {
             let instances = batch.forgottenClients.map(\.rawValue)
             try connection.execute("DELETE FROM client_records WHERE instance = ANY(\(instances))")
         }
-        try write(batch.clientRecords, version: version)
-        if let last = batch.commits.last {
-            let revision = PostgresCoding.integer(last.revision)
-            let digest = ByteBuffer(bytes: last.changeset.digest.bytes)
-            try connection.execute(
-                """
-                UPDATE league SET head_revision = \(revision), head_digest = \(digest), version = \(version)
-                WHERE id = 1
-                """
-            )
-        } else {
-            try connection.execute("UPDATE league SET version = \(version) WHERE id = 1")
-        }
-        // Delivered when the transaction commits, to every node listening (`PostgresHeadWatcher`).
-        try connection.execute("SELECT pg_notify(\(PostgresSchema.headChannel), \(String(version)))")
+        try finish(batch, version: version)
         return StoreHead(revision: batch.lastRevision ?? locked.revision, version: version)
+    }
+
+    /// The log rows, the touched client records, the new head and version, and the notification other nodes
+    /// listen for (delivered when the transaction commits), in ONE statement: the head row is locked meanwhile, so
+    /// every round trip saved is time every other node waits less. The tables differ, so the data-modifying CTEs
+    /// cannot see each other's rows, and need not. NULL log columns travel as sentinels (`''`, -1).
+    func finish(_ batch: StorageBatch, version: StoreVersion) throws {
+        let commits = batch.commits
+        let revisions = commits.map { PostgresCoding.integer($0.revision) }
+        let authors = commits.map(\.changeset.author)
+        let times = commits.map(\.changeset.time.millisecondsSince1970)
+        let digests = commits.map { ByteBuffer(bytes: $0.changeset.digest.bytes) }
+        let writers = commits.map { $0.changeset.mutationID?.instance.rawValue ?? "" }
+        let seqs = commits.map { $0.changeset.mutationID.map { Int64(clamping: $0.seq) } ?? -1 }
+        let frames = commits.map { ByteBuffer(bytes: $0.frame) }
+        let records = batch.clientRecords
+        let instances = records.map(\.instance.rawValue)
+        let lastSeqs = records.map { Int64(clamping: $0.lastSeq) }
+        let results = records.map { ByteBuffer(bytes: ClientResultsCoding.encode($0.results)) }
+        let lastUsed = records.map(\.lastUsed.millisecondsSince1970)
+        let head = batch.commits.last.map { PostgresCoding.integer($0.revision) }
+        let headDigest = batch.commits.last.map { ByteBuffer(bytes: $0.changeset.digest.bytes) }
+        try connection.execute(
+            """
+            WITH log AS (
+                INSERT INTO changesets (revision, author, time, digest, client_instance, seq, frame)
+                SELECT revision, author, time, digest, NULLIF(instance, ''), NULLIF(seq, -1), frame
+                FROM unnest(\(revisions)::BIGINT[], \(authors)::TEXT[], \(times)::BIGINT[], \(digests)::BYTEA[],
+                    \(writers)::TEXT[], \(seqs)::BIGINT[], \(frames)::BYTEA[])
+                    AS row(revision, author, time, digest, instance, seq, frame)
+            ), records AS (
+                INSERT INTO client_records (instance, last_seq, results, last_used, version)
+                SELECT *, \(version)::BIGINT FROM unnest(\(instances)::TEXT[], \(lastSeqs)::BIGINT[],
+                    \(results)::BYTEA[], \(lastUsed)::BIGINT[])
+                ON CONFLICT (instance) DO UPDATE
+                SET last_seq = excluded.last_seq, results = excluded.results, last_used = excluded.last_used,
+                    version = excluded.version
+            ), head AS (
+                UPDATE league SET head_revision = COALESCE(\(head)::BIGINT, head_revision),
+                    head_digest = COALESCE(\(headDigest)::BYTEA, head_digest), version = \(version)
+                WHERE id = 1 RETURNING version
+            )
+            SELECT pg_notify(\(PostgresSchema.headChannel), version::TEXT) FROM head
+            """
+        )
     }
 
     /// Locks the league row (the one serialization point between writers) and reads the head it guards.
@@ -72,28 +102,6 @@ struct PostgresWriter {
         }
         let (revision, version) = try row.decode((Int64, Int64).self)
         return StoreHead(revision: try PostgresCoding.revision(revision), version: version)
-    }
-
-    /// The log rows of `commits`, one statement. NULL columns travel as sentinels (`''`, -1): postgres-nio's array
-    /// binds have no optional elements.
-    func insertLogRows(_ commits: [LoggedCommit]) throws {
-        guard !commits.isEmpty else { return }
-        let revisions = commits.map { PostgresCoding.integer($0.revision) }
-        let authors = commits.map(\.changeset.author)
-        let times = commits.map(\.changeset.time.millisecondsSince1970)
-        let digests = commits.map { ByteBuffer(bytes: $0.changeset.digest.bytes) }
-        let instances = commits.map { $0.changeset.mutationID?.instance.rawValue ?? "" }
-        let seqs = commits.map { $0.changeset.mutationID.map { Int64(clamping: $0.seq) } ?? -1 }
-        let frames = commits.map { ByteBuffer(bytes: $0.frame) }
-        try connection.execute(
-            """
-            INSERT INTO changesets (revision, author, time, digest, client_instance, seq, frame)
-            SELECT revision, author, time, digest, NULLIF(instance, ''), NULLIF(seq, -1), frame
-            FROM unnest(\(revisions)::BIGINT[], \(authors)::TEXT[], \(times)::BIGINT[], \(digests)::BYTEA[],
-                \(instances)::TEXT[], \(seqs)::BIGINT[], \(frames)::BYTEA[])
-                AS row(revision, author, time, digest, instance, seq, frame)
-            """
-        )
     }
 
     /// Writes entities' states after a batch (or a whole league, for an import).
@@ -186,25 +194,6 @@ struct PostgresWriter {
             INSERT INTO match_players (match_id, side, position, player_id)
             SELECT * FROM unnest(\(matchIDs)::TEXT[], \(sides)::SMALLINT[], \(positions)::INTEGER[],
                 \(players)::TEXT[])
-            """
-        )
-    }
-
-    /// Inserts or replaces exactly-once records, one statement, stamped with the store version that wrote them.
-    func write(_ records: [ClientRecord], version: StoreVersion) throws {
-        guard !records.isEmpty else { return }
-        let instances = records.map(\.instance.rawValue)
-        let lastSeqs = records.map { Int64(clamping: $0.lastSeq) }
-        let results = records.map { ByteBuffer(bytes: ClientResultsCoding.encode($0.results)) }
-        let lastUsed = records.map(\.lastUsed.millisecondsSince1970)
-        try connection.execute(
-            """
-            INSERT INTO client_records (instance, last_seq, results, last_used, version)
-            SELECT *, \(version)::BIGINT FROM unnest(\(instances)::TEXT[], \(lastSeqs)::BIGINT[], \(results)::BYTEA[],
-                \(lastUsed)::BIGINT[])
-            ON CONFLICT (instance) DO UPDATE
-            SET last_seq = excluded.last_seq, results = excluded.results, last_used = excluded.last_used,
-                version = excluded.version
             """
         )
     }
