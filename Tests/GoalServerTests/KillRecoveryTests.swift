@@ -95,6 +95,9 @@ struct RestartingWriter: Sendable {
     var pending: [UInt64: Mutation] = [:]
     var acked: [UInt64: Revision] = [:]
     var refusals: [MutationRejection] = []
+    /// A wait after each answer (nil: flat out), so a test with several goald processes leaves the machine to the
+    /// other tests running beside it.
+    var pause: Duration?
 
     /// One connection's worth of writing: re-send what is pending, then write new mutations with at most 8 in
     /// flight until the connection drops.
@@ -132,6 +135,7 @@ struct RestartingWriter: Sendable {
             case .ack(let seq, let revision, _):
                 pending[seq] = nil
                 acked[seq] = revision
+                if let pause { try? await Task.sleep(for: pause) }  // cancelled: write on at once
             case .rejected(let seq, let rejection):
                 pending[seq] = nil
                 refusals.append(rejection)

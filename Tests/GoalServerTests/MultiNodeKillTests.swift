@@ -39,6 +39,7 @@ struct MultiNodeKillTests {
                 for index in 0..<10 {
                     group.addTask {
                         var writer = RestartingWriter(index: index)
+                        writer.pause = .milliseconds(10)  // ~100 commits/s per writer, not flat out
                         var node = index % 3
                         while !stopping.withLockedValue({ $0 }) {
                             guard let (port, connector) = cluster.liveNode(preferring: node) else {
