@@ -41,13 +41,18 @@ struct SlowConsumerCloseTests {
         return Revision(matchSeq) + Revision(goals)
     }
 
-    /// A 64 KiB bound, the slow-consumer grace given, and no mutation rate limit (the writer pipelines hundreds).
+    /// A 64 KiB bound, the slow-consumer grace given, no mutation rate limit (the writer pipelines hundreds), and an
+    /// idle timeout far beyond the test.
     static func limits(grace milliseconds: Int = 5_000) -> ServerLimits {
         var limits = ServerLimits()
         limits.sessionQueueBytes = 64 * 1024
         limits.slowConsumerAbortMilliseconds = milliseconds
         limits.mutationsPerSecond = 1_000_000
         limits.mutationBurst = 1_000_000
+        // The stalled reader does not read, so it answers no ping; on a machine busy with the rest of the suite the
+        // writer's 300 big commits took longer than the 40 s idle timeout (seen in CI: closed for idleness before
+        // the bound was ever reached). These tests are about 4008 and the abort, not 4010.
+        limits.idleTimeoutMilliseconds = 600_000
         return limits
     }
 
