@@ -8,7 +8,7 @@ import Logging
 extension GoalClient {
     func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
         if case .stopped(let reason) = state.machine.reconnect.state {
-            ticket.resolve(.failure(MutationError(.stopped(reason, wasSent: false), id: mutation.id)))
+            ticket.resolve(.failure(stoppedError(reason, wasSent: false, id: mutation.id)))
             return
         }
         state.outbox.enqueue(mutation, ticket: ticket)
@@ -22,9 +22,13 @@ extension GoalClient {
         guard state.machine.isAuthenticated, let connection = state.connection else { return }
         let expired = state.outbox.removeExpired(now: now)
         for entry in expired {
+            forgetQueued(entry.mutation.id)
             entry.ticket.resolve(.failure(MutationError(.expired, id: entry.mutation.id)))
         }
+        let neverSent = Set(state.outbox.entries.filter { $0.firstSent == nil }.map(\.mutation.id.seq))
         let batch = state.outbox.takeUnsent(now: now)
+        // Durably noted before the first send: the 7-day re-send limit then counts from no later than that send.
+        recordFirstSent(batch.filter { neverSent.contains($0.id.seq) })
         for mutation in batch {
             connection.send(ClientMessage.mutate(ClientMessage.Mutate(mutation)).encoded())
         }
@@ -63,6 +67,7 @@ extension GoalClient {
             logger.debug("goal.client.answer.unknown", metadata: ["goal.client.seq": "\(seq)"])
             return
         }
+        forgetQueued(entry.mutation.id)
         publishPending()
         entry.ticket.resolve(outcome(entry.mutation.id))
         flushOutbox()  // the in-flight window may have moved
@@ -73,9 +78,7 @@ extension GoalClient {
         guard !entries.isEmpty else { return }
         publishPending()
         for entry in entries {
-            entry.ticket.resolve(
-                .failure(MutationError(.stopped(reason, wasSent: entry.wasEverSent), id: entry.mutation.id))
-            )
+            entry.ticket.resolve(.failure(stoppedError(reason, wasSent: entry.wasEverSent, id: entry.mutation.id)))
         }
     }
 
