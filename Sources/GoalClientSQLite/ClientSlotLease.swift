@@ -12,7 +12,8 @@ import Darwin
 /// An exclusive `flock` on one instance slot's lease file (`<database>.slot-<n>.lock`, mode 0600): while a process
 /// holds it, no other process uses that slot's client instance, so two goal-client processes on one login never
 /// share a seq counter. The kernel drops the lock when the process ends however it ends (kill -9 included), so a
-/// crashed process never blocks a slot.
+/// crashed process never blocks a slot. The lock belongs to the open file (`O_CLOEXEC`): a child the holder forks
+/// shares it only until it execs, and two opens in one process exclude each other like two processes.
 ///
 /// Threading: `Sendable` (the descriptor lives in a `Mutex`). Lifetime: held until `release()` or until the object is
 /// released.

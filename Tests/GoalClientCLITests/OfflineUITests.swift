@@ -1,6 +1,11 @@
 import Foundation
+import GoalStore
 import GoalTestSupport
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("the full-screen UI started without the server", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
 struct OfflineUITests {
@@ -27,6 +32,49 @@ struct OfflineUITests {
                 #expect(goal.held, "\(goal.screen)")
                 try await tmux.send("ui", "q")
             }
+        }
+    }
+
+    @Test("a goal scored in the UI while goald is down survives kill -9 and is sent once by the next run")
+    func queuedInUISurvivesKill() async throws {
+        try await withOfflineLeague { league in
+            await league.stop()
+            try await withTmux { tmux in
+                try await tmux.start("ui", command: league.client.shellCommand())
+                let cached = try await tmux.waitFor("ui") { LiveUITests.row($0, "Alice", "0 : 0", "Bob") }
+                #expect(cached.held, "\(cached.screen)")
+                try await tmux.send("ui", "+")
+                let pending = try await tmux.waitFor("ui") { $0.contains("1 pending") }
+                #expect(pending.held, "the goal was never queued: \(pending.screen)")
+                let pid = try #require(try await Self.clientPID(tmux, pane: "ui"), "no goal-client in the pane")
+                #expect(kill(pid, SIGKILL) == 0)
+                try await league.restart()
+                let next = try await league.client.run(["matches", "list"])
+                #expect(next.status == 0, "\(next.stderr)")
+                #expect(
+                    next.stderr.contains("score home +1, match \(league.match)): committed at r4"),
+                    "\(next.stderr)"
+                )
+                #expect(next.lines.last?.contains("1 : 0") == true, "\(next.stdout)")
+                let again = try await league.client.run(["matches", "list"])
+                #expect(again.stderr.isEmpty, "\(again.stderr)")
+                #expect(try league.daemon.storage.recover().head == 4, "applied exactly once")
+            }
+        }
+    }
+
+    /// The pid of the goal-client running in `pane`: the pane's process, or its child (when the shell forked).
+    static func clientPID(_ tmux: Tmux, pane: String) async throws -> pid_t? {
+        let text = try await tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}"])
+        guard let shell = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        var candidates = [shell]
+        let children = "/proc/\(shell)/task/\(shell)/children"
+        if let list = try? String(contentsOfFile: children, encoding: .utf8) {  // nil: no children listed
+            candidates += list.split(separator: " ").compactMap { pid_t($0) }
+        }
+        return candidates.first { pid in
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""  // "": gone
+            return comm.hasPrefix("goal-client")
         }
     }
 }

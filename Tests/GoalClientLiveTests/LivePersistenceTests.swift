@@ -29,7 +29,7 @@ struct LivePersistenceTests {
             #expect(try added.get().revision == league.head + 1)
             let instance = first.client.clientInstance
             await first.end()
-            let reopened = try SQLiteClientStateStore.open(path: path, waitWhenBusy: false)
+            let reopened = try SQLiteClientStateStore.open(path: path, slots: 1, waitWhenBusy: true)
             let saved = try reopened.load()
             reopened.close()
             #expect(saved.replica == first.client.replica.value, "GoalWire's snapshot frames read back equal")
@@ -98,7 +98,9 @@ struct LivePersistenceTests {
             await second.end()
 
             // A process killed after sending but before it recorded the answer: the entry is still in the file.
-            let killed = try SQLiteClientStateStore.open(path: path, waitWhenBusy: false)
+            let killed = try SQLiteClientStateStore.open(path: path, slots: 1, waitWhenBusy: true)
+            #expect(killed.slot == 0, "the slot the earlier processes used is free again")
+            #expect(try killed.load().instance == id.instance)
             let mutation = Mutation(
                 id: id,
                 base: league.head,
@@ -153,5 +155,34 @@ struct LivePersistenceTests {
         }
         c.close()
         d.close()
+    }
+
+    @Test("a server of another epoch answers the saved replica with a snapshot, and the saved replica is replaced")
+    func epochChangeReplacesSavedReplica() async throws {
+        let directory = try temporaryStateDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }  // best effort: a temp directory
+        let path = directory + "/state.sqlite"
+        var oldEpoch: String?
+        try await withMainActorDaemon(storage: try league.storage()) { daemon in
+            let first = try PersistentClient(path: path, port: daemon.port, token: daemon.tokens.editor)
+            try await first.connect()
+            oldEpoch = first.client.replica.value.epoch
+            await first.end()
+        }
+        // Another database (a restore, say): another epoch, another history.
+        let other = SmallLeague()
+        try await withMainActorDaemon(storage: try other.storage()) { daemon in
+            let second = try PersistentClient(path: path, port: daemon.port, token: daemon.tokens.editor)
+            #expect(second.client.replica.value.epoch == oldEpoch, "starts from the saved replica")
+            try await second.connect()
+            #expect(second.receivedSnapshot, "the server's epoch changed: a snapshot")
+            let replica = second.client.replica.value
+            #expect(replica.epoch != oldEpoch)
+            #expect(replica.matches[other.older] != nil && replica.matches[league.older] == nil)
+            await second.end()
+            let reopened = try SQLiteClientStateStore.open(path: path, slots: 1, waitWhenBusy: true)
+            #expect(try reopened.load().replica == replica, "the saved replica is the new epoch's")
+            reopened.close()
+        }
     }
 }

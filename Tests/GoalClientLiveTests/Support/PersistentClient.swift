@@ -23,7 +23,9 @@ final class PersistentClient {
 
     init(path: String, port: Int, token: String) throws {
         relay = try RelayTransport(port: port)
-        store = try SQLiteClientStateStore.open(path: path, waitWhenBusy: false)
+        // Slot 0, waiting if need be: a process this test binary spawns (other suites run tmux and goal-client)
+        // holds copies of our descriptors, and so a just-released lease, for the instant until it execs.
+        store = try SQLiteClientStateStore.open(path: path, slots: 1, waitWhenBusy: true)
         client = try GoalClient(
             configuration: ClientConfiguration(
                 token: token,
