@@ -8,6 +8,12 @@ import Logging
 extension GoalClient {
     func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
         if case .stopped(let reason) = state.machine.reconnect.state {
+            // With a state store the mutation is kept (it was recorded in `submit`): a restart of this client, or
+            // the next client on the store, sends it.
+            if stateStore != nil {
+                state.outbox.enqueue(mutation, ticket: ticket)
+                publishPending()
+            }
             ticket.resolve(.failure(stoppedError(reason, wasSent: false, id: mutation.id)))
             return
         }
@@ -73,7 +79,15 @@ extension GoalClient {
         flushOutbox()  // the in-flight window may have moved
     }
 
+    /// The client stopped: without a state store the queued mutations fail (`.stopped`) and leave the outbox; with
+    /// one they stay queued, in memory and in the store (`.kept`), and go out if the client starts again.
     func failQueuedMutations(_ reason: StopReason) {
+        if stateStore != nil {
+            for entry in state.outbox.entries {
+                entry.ticket.resolve(.failure(stoppedError(reason, wasSent: entry.wasEverSent, id: entry.mutation.id)))
+            }
+            return
+        }
         let entries = state.outbox.removeAll()
         guard !entries.isEmpty else { return }
         publishPending()

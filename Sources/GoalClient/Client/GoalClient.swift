@@ -22,8 +22,9 @@ public import Logging
 /// Persistence: created with a `ClientStateStore` (`init(configuration:transport:scheduler:stateStore:…)`), the
 /// client restores its instance, last seq, outbox and replica from it, records every new mutation in it before it
 /// can be sent, forgets a mutation once answered, and saves the replica when it catches up, after live changesets
-/// (at most once a second) and when it stops. Mutations still unanswered at `stop()` stay in the store (their
-/// producers fail with `MutationError.Kind.kept`), and the next client on that store sends them with the same ids.
+/// (at most once a second) and when it stops. Mutations still unanswered at `stop()` stay queued, in memory and in
+/// the store (their producers fail with `MutationError.Kind.kept`): a restart of this client, or the next client on
+/// that store, sends them with the same ids.
 ///
 /// `@unchecked Sendable`: mutable state lives in `state` and is touched only inside `onScheduler`, which holds
 /// `lock` (a recursive lock, uncontended in practice because the scheduler is serial; it keeps the `Sendable`
