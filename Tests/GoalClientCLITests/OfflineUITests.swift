@@ -63,6 +63,33 @@ struct OfflineUITests {
         }
     }
 
+    @Test("the UI and a script at once on one login use two client instances; neither replaces the other")
+    func concurrentProcessesUseTwoInstances() async throws {
+        try await withOfflineLeague { league in
+            try await withTmux { tmux in
+                // The setup's commands used slot 0's instance; the UI takes slot 0 again.
+                try await tmux.start("ui", command: league.client.shellCommand())
+                let ready = try await tmux.waitFor("ui") {
+                    LiveUITests.row($0, "Alice", "0 : 0", "Bob") && $0.contains("live")
+                }
+                #expect(ready.held, "\(ready.screen)")
+                // A script while the UI runs: slot 1, its own instance (a second client record).
+                let scored = try await league.client.run(["matches", "score", league.match, "away"])
+                #expect(scored.status == 0, "\(scored.stderr)")
+                let seen = try await tmux.waitFor("ui") { LiveUITests.row($0, "Alice", "0 : 1", "Bob") }
+                #expect(seen.held, "\(seen.screen)")
+                try await league.daemon.waitForMetric("goald_client_records", atLeast: 2)
+                // The UI was not replaced (4409): it still scores, as slot 0's instance.
+                try await tmux.send("ui", "+")
+                let own = try await tmux.waitFor("ui") { LiveUITests.row($0, "Alice", "1 : 1", "Bob") }
+                #expect(own.held, "\(own.screen)")
+                #expect(own.screen.contains("live"), "\(own.screen)")
+                try await tmux.send("ui", "q")
+                #expect(league.daemon.metric("goald_client_records") == 2, "one instance per concurrent process")
+            }
+        }
+    }
+
     /// The pid of the goal-client running in `pane`: the pane's process, or its child (when the shell forked).
     static func clientPID(_ tmux: Tmux, pane: String) async throws -> pid_t? {
         let text = try await tmux.run(["display-message", "-p", "-t", pane, "#{pane_pid}"])
