@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import GoalModel
 public import GoalReactive
 public import Logging
