@@ -138,6 +138,7 @@ final class OfflineLeague: @unchecked Sendable {
 
 func withOfflineLeague(_ body: (OfflineLeague) async throws -> Void) async throws {
     let directory = try TestCertificates.makeTemporaryDirectory(prefix: "goal-offline")
+    defer { try? FileManager.default.removeItem(atPath: directory) }  // best effort: a temporary directory
     let path = directory + "/league.sqlite"
     let daemon = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
     let league: OfflineLeague
