@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "GoalPostgres", targets: ["GoalPostgres"]),
         .library(name: "GoalServer", targets: ["GoalServer"]),
         .library(name: "GoalClient", targets: ["GoalClient"]),
+        .library(name: "GoalClientSQLite", targets: ["GoalClientSQLite"]),
         .library(name: "GoalTransport", targets: ["GoalTransport"]),
         .library(name: "GoalViewModels", targets: ["GoalViewModels"]),
         .executable(name: "goald", targets: ["goald"]),
@@ -110,6 +111,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // GoalClient's ClientStateStore in SQLite (GRDB): instance slots, outbox and replica across processes. Its own
+        // module so that GoalClient (and the view models) never link GRDB.
+        .target(
+            name: "GoalClientSQLite",
+            dependencies: ["GoalClient", "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
         // The live NIO + TLS WebSocket implementation of GoalClient's Transport.
         .target(
             name: "GoalTransport",
@@ -160,8 +168,10 @@ let package = Package(
         .executableTarget(
             name: "goal-client",
             dependencies: [
-                "GoalClient", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel", "GoalWire",
+                "GoalClient", "GoalClientSQLite", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel",
+                "GoalWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -217,8 +227,8 @@ let package = Package(
         .testTarget(
             name: "GoalClientLiveTests",
             dependencies: [
-                "GoalClient", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel", "GoalWire",
-                "GoalTestSupport", "GoalServer", "GoalStore", "GoalPostgres",
+                "GoalClient", "GoalClientSQLite", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel",
+                "GoalWire", "GoalTestSupport", "GoalServer", "GoalStore", "GoalPostgres",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -234,8 +244,8 @@ let package = Package(
         .testTarget(
             name: "GoalClientCLITests",
             dependencies: [
-                "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalTransport",
-                "GoalViewModels",
+                "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalClientSQLite",
+                "GoalTransport", "GoalViewModels",
             ],
             swiftSettings: strictSettings
         ),

@@ -4,7 +4,8 @@ import Foundation
 /// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
 /// `status`, `tail` and `login` for people and scripts.
 ///
-/// Exit codes (DESIGN.md): 0 ok, 1 refused, 2 usage, 3 cannot connect or TLS, 4 unauthorized, 5 outcome unknown.
+/// Exit codes (DESIGN.md): 0 ok, 1 refused, 2 usage, 3 cannot connect or TLS, 4 unauthorized, 5 outcome unknown,
+/// 6 queued (server unreachable; the edit waits in the persisted outbox).
 /// `main()` maps `CLIFailure` and argument errors to them; every failure prints what went wrong and what to do.
 @main
 struct GoalClientCommand: AsyncParsableCommand {
@@ -21,8 +22,14 @@ struct GoalClientCommand: AsyncParsableCommand {
             one with what it holds (no full reload), and waits only once every server failed in a row. \
             `goal-client status` shows the server and node it reached.
 
+            Offline: goal-client keeps the last league it saw, its queued edits and its client instance in \
+            $XDG_STATE_HOME/goal-client (else ~/.local/state/goal-client). When no server answers, list commands \
+            and the UI show the saved league (one "offline" line on stderr; exit 0) and edits are queued (exit 6); \
+            the next run that connects sends them first, with their original ids, and reports their outcomes.
+
             Exit codes: 0 ok, 1 refused by the server, 2 usage, 3 cannot connect or TLS, 4 unauthorized, \
-            5 outcome unknown (the mutation id is printed).
+            5 outcome unknown (the mutation id is printed), 6 queued: the server is unreachable and the edit waits \
+            in the saved outbox (not yet acknowledged).
             """,
         subcommands: [
             Live.self, Players.self, Matches.self, Rankings.self, Status.self, Tail.self, Login.self,

@@ -55,7 +55,7 @@ struct OutcomeUnknownTests {
     @Test("a mutation sent and never answered within the retry window fails with code 5 and prints its id")
     func unanswered() async throws {
         let transport = SilentServerTransport()
-        let session = LeagueSession(transport: transport, token: "t", servers: ["silent"], retryWindow: 0.5)
+        let session = try LeagueSession(transport: transport, token: "t", servers: ["silent"], retryWindow: 0.5)
         try await session.connect(timeout: 10)
         do {
             _ = try await session.perform(.createPlayer(id: PlayerID(), name: "Alice"), base: 0)

@@ -104,6 +104,7 @@ extension GoalClient {
     /// for re-sending on the next connection.
     func tearDownConnection() {
         publishApplied()
+        saveReplicaIfNeeded()
         state.generation += 1
         state.connection = nil
         state.session = SyncSession()

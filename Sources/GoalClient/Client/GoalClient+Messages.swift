@@ -37,19 +37,28 @@ extension GoalClient {
                 replicaStorage.value = state.replica
             }
             statusStorage.value = live ? .live(roundTrip: state.roundTrip) : .syncing
+            // The replica is confirmed in sync now: a live welcome saves at once (its time is the sync time).
+            state.replicaUnsaved = true
+            if live { saveReplicaIfNeeded() }
             flushOutbox()
         case .applied(let changeset):
             state.unpublished.append(changeset)
+            state.replicaUnsaved = true
             if !state.machine.isInBacklog || state.unpublished.count >= configuration.backlogBatch {
                 publishApplied()
             }
+            if !state.machine.isInBacklog { scheduleReplicaSave() }
         case .replaced(let revision):
             state.unpublished = []
             replicaStorage.value = state.replica
             updatesInput.send(value: .snapshot(revision: revision))
+            state.replicaUnsaved = true
+            saveReplicaIfNeeded()
             statusStorage.value = .live(roundTrip: state.roundTrip)
         case .caughtUp:
             publishApplied()
+            state.replicaUnsaved = true
+            saveReplicaIfNeeded()
             statusStorage.value = .live(roundTrip: state.roundTrip)
         case .resync(let reason):
             abandonConnection(code: .resync, reason: reason)

@@ -8,7 +8,13 @@ import Logging
 extension GoalClient {
     func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
         if case .stopped(let reason) = state.machine.reconnect.state {
-            ticket.resolve(.failure(MutationError(.stopped(reason, wasSent: false), id: mutation.id)))
+            // With a state store the mutation is kept (it was recorded in `submit`): a restart of this client, or
+            // the next client on the store, sends it.
+            if stateStore != nil {
+                state.outbox.enqueue(mutation, ticket: ticket)
+                publishPending()
+            }
+            ticket.resolve(.failure(stoppedError(reason, wasSent: false, id: mutation.id)))
             return
         }
         state.outbox.enqueue(mutation, ticket: ticket)
@@ -22,9 +28,13 @@ extension GoalClient {
         guard state.machine.isAuthenticated, let connection = state.connection else { return }
         let expired = state.outbox.removeExpired(now: now)
         for entry in expired {
+            forgetQueued(entry.mutation.id)
             entry.ticket.resolve(.failure(MutationError(.expired, id: entry.mutation.id)))
         }
+        let neverSent = Set(state.outbox.entries.filter { $0.firstSent == nil }.map(\.mutation.id.seq))
         let batch = state.outbox.takeUnsent(now: now)
+        // Durably noted before the first send: the 7-day re-send limit then counts from no later than that send.
+        recordFirstSent(batch.filter { neverSent.contains($0.id.seq) })
         for mutation in batch {
             connection.send(ClientMessage.mutate(ClientMessage.Mutate(mutation)).encoded())
         }
@@ -63,19 +73,26 @@ extension GoalClient {
             logger.debug("goal.client.answer.unknown", metadata: ["goal.client.seq": "\(seq)"])
             return
         }
+        forgetQueued(entry.mutation.id)
         publishPending()
         entry.ticket.resolve(outcome(entry.mutation.id))
         flushOutbox()  // the in-flight window may have moved
     }
 
+    /// The client stopped: without a state store the queued mutations fail (`.stopped`) and leave the outbox; with
+    /// one they stay queued, in memory and in the store (`.kept`), and go out if the client starts again.
     func failQueuedMutations(_ reason: StopReason) {
+        if stateStore != nil {
+            for entry in state.outbox.entries {
+                entry.ticket.resolve(.failure(stoppedError(reason, wasSent: entry.wasEverSent, id: entry.mutation.id)))
+            }
+            return
+        }
         let entries = state.outbox.removeAll()
         guard !entries.isEmpty else { return }
         publishPending()
         for entry in entries {
-            entry.ticket.resolve(
-                .failure(MutationError(.stopped(reason, wasSent: entry.wasEverSent), id: entry.mutation.id))
-            )
+            entry.ticket.resolve(.failure(stoppedError(reason, wasSent: entry.wasEverSent, id: entry.mutation.id)))
         }
     }
 

@@ -19,6 +19,13 @@ public import Logging
 /// Lifetime: the client keeps itself alive while a connection or a timer is armed; call `stop()` to close the
 /// connection, cancel every timer and fail the mutations still queued. A stopped client can be started again.
 ///
+/// Persistence: created with a `ClientStateStore` (`init(configuration:transport:scheduler:stateStore:…)`), the
+/// client restores its instance, last seq, outbox and replica from it, records every new mutation in it before it
+/// can be sent, forgets a mutation once answered, and saves the replica when it catches up, after live changesets
+/// (at most once a second) and when it stops. Mutations still unanswered at `stop()` stay queued, in memory and in
+/// the store (their producers fail with `MutationError.Kind.kept`): a restart of this client, or the next client on
+/// that store, sends them with the same ids.
+///
 /// `@unchecked Sendable`: mutable state lives in `state` and is touched only inside `onScheduler`, which holds
 /// `lock` (a recursive lock, uncontended in practice because the scheduler is serial; it keeps the `Sendable`
 /// claim true even if a caller passes a concurrent scheduler).
@@ -40,12 +47,19 @@ public final class GoalClient: @unchecked Sendable {
     public let role: Property<Role?>
     /// The server the current connection goes to (or the next one will), with the node its `welcome` named.
     public let server: Property<ServerLocation>
+    /// The mutations an earlier client on the same `ClientStateStore` left unanswered, restored into the outbox (they
+    /// go out first, with their ids), each with its answer. Empty without a store.
+    public let restoredMutations: [RestoredMutation]
+    /// When the restored replica was last in sync with a server (nil without a store or a saved replica).
+    public let restoredSyncedAt: Date?
 
     let transport: any Transport
     let scheduler: any DateScheduler
     let minter: any MutationIDMinter
     let jitter: any JitterSource
     let logger: Logger
+    /// Where the instance, seq, outbox and replica are kept across processes; nil: in memory only.
+    let stateStore: (any ClientStateStore)?
 
     let replicaStorage: MutableProperty<ReplicaState>
     let statusStorage = MutableProperty<ConnectionStatus>(.idle)
@@ -79,6 +93,9 @@ public final class GoalClient: @unchecked Sendable {
         let pingTimer = SerialDisposable()
         let deadPeerTimer = SerialDisposable()
         let resumeTimer = SerialDisposable()
+        /// The replica changed (or was confirmed in sync by a welcome) since it was last saved to the state store.
+        var replicaUnsaved = false
+        let saveTimer = SerialDisposable()
     }
 
     /// Creates a client; nothing happens until `start()`.
@@ -91,7 +108,7 @@ public final class GoalClient: @unchecked Sendable {
     ///   - jitter: Random units for backoff jitter.
     ///   - replica: A replica to resume from (empty by default).
     ///   - logger: Where the client logs (info and below); silent by default (a library never picks a log sink).
-    public init(
+    public convenience init(
         configuration: ClientConfiguration,
         transport: any Transport,
         scheduler: any DateScheduler,
@@ -100,13 +117,43 @@ public final class GoalClient: @unchecked Sendable {
         replica: ReplicaState = ReplicaState(),
         logger: Logger = Logger(label: "goal.client", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
+        self.init(
+            configuration: configuration,
+            transport: transport,
+            scheduler: scheduler,
+            minter: minter,
+            jitter: jitter,
+            replica: replica,
+            logger: logger,
+            stateStore: nil,
+            restored: [],
+            syncedAt: nil
+        )
+    }
+
+    /// The one designated initializer: everything the public ones take, plus the state store and the outbox it
+    /// restored.
+    init(
+        configuration: ClientConfiguration,
+        transport: any Transport,
+        scheduler: any DateScheduler,
+        minter: any MutationIDMinter,
+        jitter: any JitterSource,
+        replica: ReplicaState,
+        logger: Logger,
+        stateStore: (any ClientStateStore)?,
+        restored: [QueuedMutation],
+        syncedAt: Date?
+    ) {
         self.configuration = configuration
+        self.stateStore = stateStore
+        restoredSyncedAt = syncedAt
         self.transport = transport
         self.scheduler = scheduler
         self.minter = minter
         self.jitter = jitter
         self.logger = logger
-        state = State(
+        var initial = State(
             machine: ResumeSession(
                 position: ResumeSession.Position(resumingFrom: replica),
                 policy: configuration.backoff,
@@ -115,6 +162,14 @@ public final class GoalClient: @unchecked Sendable {
             ),
             replica: replica
         )
+        var restoredMutations: [RestoredMutation] = []
+        for queued in restored {
+            let ticket = MutationTicket(id: queued.mutation.id)
+            initial.outbox.restore(queued, ticket: ticket)
+            restoredMutations.append(RestoredMutation(mutation: queued.mutation, outcome: ticket.producer))
+        }
+        state = initial
+        self.restoredMutations = restoredMutations
         serverStorage = MutableProperty(ServerLocation(index: 0, name: configuration.serverName(at: 0)))
         server = Property(capturing: serverStorage)
         replicaStorage = MutableProperty(replica)
@@ -123,6 +178,7 @@ public final class GoalClient: @unchecked Sendable {
         pendingMutations = Property(capturing: pendingStorage)
         role = Property(capturing: roleStorage)
         (updates, updatesInput) = Signal.pipe()
+        pendingStorage.value = state.outbox.pending
     }
 
     /// Starts connecting (and reconnecting) until `stop()` or a terminal close.
@@ -136,6 +192,16 @@ public final class GoalClient: @unchecked Sendable {
         onScheduler { $0.execute($0.state.machine.stop()) }
     }
 
+    /// `stop()`, then calls `completion` on the scheduler once the client has stopped and, with a state store,
+    /// saved its replica: a process may exit after it without losing anything.
+    public func stop(completion: @escaping @Sendable () -> Void) {
+        onScheduler { client in
+            client.execute(client.state.machine.stop())
+            client.saveReplicaIfNeeded()
+            completion()
+        }
+    }
+
     /// Creates a mutation now — its id is minted here — and queues it; it is sent as soon as a session is
     /// authenticated and re-sent with the same id after every reconnect until the server answers.
     ///
@@ -147,6 +213,7 @@ public final class GoalClient: @unchecked Sendable {
     public func submit(_ action: MutationAction, base: Revision) -> SignalProducer<MutationAck, MutationError> {
         let mutation = Mutation(id: minter.mint(), base: base, action: action)
         let ticket = MutationTicket(id: mutation.id)
+        recordQueued(mutation)
         onScheduler { $0.enqueue(mutation, ticket: ticket) }
         return ticket.producer
     }

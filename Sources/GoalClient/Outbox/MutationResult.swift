@@ -28,6 +28,10 @@ public struct MutationError: Error, Hashable, Sendable, CustomStringConvertible 
         /// The client stopped before the answer arrived. `wasSent` false: the server never saw it; true: the
         /// outcome is unknown (retry with the same id to learn it).
         case stopped(StopReason, wasSent: Bool)
+        /// The client stopped before the answer arrived, and the mutation stays in its `ClientStateStore`: the
+        /// next client on that store sends it again with the same id (applied at most once). `wasSent` false: the
+        /// server has not seen it yet.
+        case kept(StopReason, wasSent: Bool)
         /// No answer came within `WireProtocol.minimumClientRecordAgeSeconds` (7 days) of its first send: the
         /// server may have forgotten this client instance and would apply a re-send as new, so it is not sent
         /// again. The outcome is unknown.
@@ -59,6 +63,10 @@ public struct MutationError: Error, Hashable, Sendable, CustomStringConvertible 
             wasSent
                 ? "the outcome of mutation \(id) is unknown: \(reason)"
                 : "mutation \(id) was not sent: \(reason)"
+        case .kept(let reason, let wasSent):
+            wasSent
+                ? "the outcome of mutation \(id) is not known yet (\(reason)); it is kept and sent again, same id"
+                : "mutation \(id) is queued (\(reason)); it is kept and sent when a client on this state connects"
         case .expired:
             "the outcome of mutation \(id) is unknown: no answer within 7 days of its first send, and it is not "
                 + "sent again (the server may have forgotten this client)"

@@ -4,8 +4,8 @@ import GoalWire
 
 /// The client's unacknowledged mutations in seq order, and whether each was sent on the current connection.
 ///
-/// Owned by one `GoalClient` and changed only on its serial scheduler (no lock of its own). In memory: a process
-/// that exits loses its outbox (goal-client reports the ids of mutations whose outcome is unknown).
+/// Owned by one `GoalClient` and changed only on its serial scheduler (no lock of its own). In memory; a client
+/// with a `ClientStateStore` mirrors every change into it, and restores the entries a previous process left.
 struct Outbox {
     struct Entry {
         var mutation: Mutation
@@ -25,6 +25,15 @@ struct Outbox {
     /// Queues a new mutation (not yet sent).
     mutating func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
         entries.append(Entry(mutation: mutation, isSent: false, ticket: ticket))
+    }
+
+    /// Restores a mutation an earlier process queued (and maybe sent: then a re-send's outcome was unknown).
+    mutating func restore(_ queued: QueuedMutation, ticket: MutationTicket) {
+        var entry = Entry(mutation: queued.mutation, isSent: false, ticket: ticket)
+        entry.firstSent = queued.firstSent
+        entry.wasEverSent = queued.firstSent != nil
+        entries.append(entry)
+        entries.sort { $0.mutation.id.seq < $1.mutation.id.seq }
     }
 
     /// How far above the oldest unanswered seq a mutation may be sent (PROTOCOL.md §6, "the in-flight window"): the

@@ -14,7 +14,7 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let started = Date()
-        try await CommandSession.run(connection) { session, lookup async throws(CLIFailure) in
+        try await CommandSession.run(connection, offline: .refused) { session, lookup async throws(CLIFailure) in
             let elapsed = Int((Date().timeIntervalSince(started) * 1000).rounded())
             let replica = lookup.replica
             let role = session.client.role.value?.rawValue ?? "unknown"

@@ -33,7 +33,9 @@ struct Tail: AsyncParsableCommand {
     func run() async throws {
         let settings = try ClientSettings.resolve(connection)
         // Names for the lines: the league as it is now (one short-lived session).
-        let seed = try await CommandSession.run(connection) { _, lookup async throws(CLIFailure) in lookup.replica }
+        let seed = try await CommandSession.run(connection, offline: .refused) { _, lookup async throws(CLIFailure) in
+            lookup.replica
+        }
         var logger = Logger(label: "goal.transport")
         logger.logLevel = .critical
         let transport: WebSocketTransport

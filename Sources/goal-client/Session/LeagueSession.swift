@@ -22,32 +22,54 @@ final class LeagueSession: Sendable {
 
     /// Makes a session over `transport` (which opens connections to `servers` by index); nothing connects until
     /// `connect()`.
+    /// - Parameter stateStore: Where the client keeps its instance, seq, outbox and replica across runs (nil: in
+    ///   memory, a fresh instance).
+    /// - Throws: `CLIFailure.usage` when the state store cannot be read.
     init(
         transport: any Transport,
         token: String,
         servers: [String],
         stream: ClientMessage.StreamSelection = .all,
-        retryWindow: TimeInterval = 10
-    ) {
+        retryWindow: TimeInterval = 10,
+        stateStore: (any ClientStateStore)? = nil
+    ) throws(CLIFailure) {
         self.transport = RecordingTransport(transport)
         let configuration = ClientConfiguration(token: token, servers: servers, stream: stream)
         self.serverName = configuration.serverName
         self.retryWindow = retryWindow
         var logger = Logger(label: "goal.client")
         logger.logLevel = .critical
-        client = GoalClient(
-            configuration: configuration,
-            transport: self.transport,
-            scheduler: QueueScheduler(name: "goal-client.session"),
-            logger: logger
-        )
+        let scheduler = QueueScheduler(name: "goal-client.session")
+        guard let stateStore else {
+            client = GoalClient(
+                configuration: configuration,
+                transport: self.transport,
+                scheduler: scheduler,
+                logger: logger
+            )
+            return
+        }
+        do {
+            client = try GoalClient(
+                configuration: configuration,
+                transport: self.transport,
+                scheduler: scheduler,
+                stateStore: stateStore,
+                logger: logger
+            )
+        } catch {
+            throw .usage("\(error); remove the file to start afresh (queued edits in it are lost)")
+        }
     }
 
     /// Makes a session to the configured servers.
     /// - Throws: `CLIFailure.cannotConnect` when the trust material cannot be read.
+    /// - Parameter persistent: Keep the client's state across runs (`ClientStateOpening`): the instance and its seq,
+    ///   queued edits, the last league seen.
     static func make(
         _ settings: ClientSettings,
-        stream: ClientMessage.StreamSelection = .all
+        stream: ClientMessage.StreamSelection = .all,
+        persistent: Bool = false
     ) throws(CLIFailure) -> LeagueSession {
         let transport: WebSocketTransport
         do {
@@ -61,11 +83,14 @@ final class LeagueSession: Sendable {
         } catch {
             throw .cannotConnect("\(error.message); check --ca-file / --fingerprint (goald serve prints both)")
         }
-        return LeagueSession(
+        var stateStore: (any ClientStateStore)?
+        if persistent { stateStore = try ClientStateOpening.open(settings) }
+        return try LeagueSession(
             transport: transport,
             token: settings.token,
             servers: settings.serverURLs,
-            stream: stream
+            stream: stream,
+            stateStore: stateStore
         )
     }
 
@@ -73,21 +98,47 @@ final class LeagueSession: Sendable {
     /// - Parameter timeout: Seconds to wait for the first connection.
     /// - Throws: `CLIFailure` with exit code 3 (cannot connect, TLS) or 4 (unauthorized).
     func connect(timeout: TimeInterval = 15) async throws(CLIFailure) {
+        switch await attemptConnection(timeout: timeout) {
+        case .live: return
+        case .unreachable(let failure, _), .refused(let failure): throw failure
+        }
+    }
+
+    /// How the first connection attempt ended.
+    enum ConnectOutcome: Sendable {
+        case live
+        /// No server could be spoken to (every one failed in a row, a TLS failure, or no answer in time): offline.
+        /// The client is stopped.
+        /// `tls`: the last failure was a TLS failure.
+        case unreachable(CLIFailure, tls: Bool)
+        /// A server answered and refused (the token, a terminal close). The client is stopped.
+        case refused(CLIFailure)
+    }
+
+    /// Starts the client and waits until it is live (caught up), unreachable, or refused.
+    /// - Parameter timeout: Seconds to wait for the first connection.
+    func attemptConnection(timeout: TimeInterval = 15) async -> ConnectOutcome {
         let disposable = SerialDisposable()
         defer { disposable.dispose() }
-        let result: Result<Void, CLIFailure> = await withCheckedContinuation { continuation in
-            let box = OnceBox<Result<Void, CLIFailure>, Never>(continuation)
+        let outcome: ConnectOutcome = await withCheckedContinuation { continuation in
+            let box = OnceBox<ConnectOutcome, Never>(continuation)
             var attempted = false
             disposable.inner = client.status.producer.startWithValues { [self] status in
                 switch status {
                 case .live:
-                    box.resume(.success(.success(())))
+                    box.resume(.success(.live))
                 case .connecting, .syncing:
                     attempted = true
                 case .reconnecting where attempted:
-                    box.resume(.success(.failure(connectFailure())))
+                    box.resume(.success(.unreachable(connectFailure(), tls: lastFailureWasTLS)))
                 case .stopped(let reason):
-                    box.resume(.success(.failure(Self.failure(for: reason, server: serverName))))
+                    let failure = Self.failure(for: reason, server: serverName)
+                    if case .transportFailed(let kind, _) = reason {
+                        // A TLS failure: no server could be spoken to (wrong trust, or one cut mid-handshake).
+                        box.resume(.success(.unreachable(failure, tls: kind == .tls)))
+                    } else {
+                        box.resume(.success(.refused(failure)))
+                    }
                 case .idle, .reconnecting:
                     break
                 }
@@ -96,19 +147,19 @@ final class LeagueSession: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [serverName] in
                 box.resume(
                     .success(
-                        .failure(
+                        .unreachable(
                             .cannotConnect(
                                 "no answer from \(serverName) within \(Int(timeout)) s; check that goald runs there"
-                            )
+                            ),
+                            tls: false
                         )
                     )
                 )
             }
         }
-        if case .failure(let failure) = result {
-            client.stop()
-            throw failure
-        }
+        if case .live = outcome { return outcome }
+        client.stop()
+        return outcome
     }
 
     /// Submits a mutation and waits for its answer, re-sending with the same id across reconnects for
@@ -137,6 +188,21 @@ final class LeagueSession: Sendable {
     /// Stops the client (closing the connection with 1000).
     func stop() {
         client.stop()
+    }
+
+    /// Stops the client and waits until it has saved its state (at most 10 s), so the process may exit.
+    func finish() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let box = OnceBox<Void, Never>(continuation)
+            client.stop { box.resume(.success(())) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 10) { box.resume(.success(())) }
+        }
+    }
+
+    /// True when the transport's last failure was a TLS failure.
+    private var lastFailureWasTLS: Bool {
+        if case .failed(let failure) = transport.lastEnding { return failure.kind == .tls }
+        return false
     }
 
     /// Why connecting failed, from the transport's last event.
@@ -192,6 +258,18 @@ final class LeagueSession: Sendable {
                 )
             }
             return .cannotConnect("mutation \(error.id) was not sent: \(reason); check that goald runs")
+        case .kept(let reason, let wasSent):
+            if wasSent {
+                return .outcomeUnknown(
+                    "the outcome of mutation \(error.id) is unknown: no answer after re-sending it for "
+                        + "\(Int(window)) s (\(reason)); it stays queued: the next goal-client run re-sends it "
+                        + "with the same id and reports the outcome"
+                )
+            }
+            return .queued(
+                "edit queued as mutation \(error.id): the server is unreachable; the next goal-client run that "
+                    + "connects sends it (same id, applied once) and reports the outcome"
+            )
         case .expired:
             return .outcomeUnknown(
                 "\(error.description); run goal-client tail or list to see whether it was applied"

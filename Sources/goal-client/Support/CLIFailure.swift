@@ -14,6 +14,9 @@ struct CLIFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case unauthorized = 4
         /// A mutation was sent and no answer came, even after re-sending it with the same id.
         case outcomeUnknown = 5
+        /// The server is unreachable: the edit is queued in the persisted outbox, not yet acknowledged; the next
+        /// goal-client run that connects sends it with the same id.
+        case queued = 6
     }
 
     var code: Code
@@ -31,4 +34,5 @@ struct CLIFailure: Error, Sendable, Equatable, CustomStringConvertible {
     static func cannotConnect(_ message: String) -> CLIFailure { CLIFailure(.cannotConnect, message) }
     static func unauthorized(_ message: String) -> CLIFailure { CLIFailure(.unauthorized, message) }
     static func outcomeUnknown(_ message: String) -> CLIFailure { CLIFailure(.outcomeUnknown, message) }
+    static func queued(_ message: String) -> CLIFailure { CLIFailure(.queued, message) }
 }

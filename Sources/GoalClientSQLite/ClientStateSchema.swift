@@ -1,0 +1,43 @@
+import GRDB
+
+/// The client state database's schema, as named `DatabaseMigrator` migrations (never edit a shipped one: add one).
+///
+/// One file per login (servers + token): the replica is shared by every slot (the newest save wins), each slot
+/// has its own client instance, last seq and outbox. Model values are stored only as GoalWire bytes (the replica as
+/// its snapshot frames, a mutation as its `mutate` message).
+enum ClientStateSchema {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-client-state", migrate: createTables)
+        return migrator
+    }()
+
+    private static func createTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE replica (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    epoch TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    synced_at_ms INTEGER NOT NULL
+                ) STRICT;
+                CREATE TABLE replica_frames (
+                    position INTEGER PRIMARY KEY,
+                    frame BLOB NOT NULL
+                ) STRICT;
+                CREATE TABLE slots (
+                    slot INTEGER PRIMARY KEY,
+                    instance TEXT NOT NULL UNIQUE,
+                    last_seq INTEGER NOT NULL
+                ) STRICT;
+                CREATE TABLE outbox (
+                    slot INTEGER NOT NULL REFERENCES slots (slot),
+                    seq INTEGER NOT NULL,
+                    mutate BLOB NOT NULL,
+                    first_sent_ms INTEGER,
+                    PRIMARY KEY (slot, seq)
+                ) STRICT, WITHOUT ROWID;
+                """
+        )
+    }
+}
