@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GoalWire
 
 /// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
 /// `status`, `tail` and `login` for people and scripts.
@@ -24,6 +25,7 @@ struct GoalClientCommand: AsyncParsableCommand {
             Exit codes: 0 ok, 1 refused by the server, 2 usage, 3 cannot connect or TLS, 4 unauthorized, \
             5 outcome unknown (the mutation id is printed).
             """,
+        version: GoalRelease.version,
         subcommands: [
             Live.self, Players.self, Matches.self, Rankings.self, Status.self, Tail.self, Login.self,
         ],
@@ -32,6 +34,7 @@ struct GoalClientCommand: AsyncParsableCommand {
 
     /// Parses, runs, and exits with the code of DESIGN.md.
     static func main() async {
+        Console.ignoreBrokenPipe()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

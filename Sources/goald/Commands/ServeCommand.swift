@@ -40,6 +40,11 @@ extension Goald {
         static func start(state: StateOptions, serve options: ServeOptions) async throws {
             let context = CommandContext.live()
             let configuration = try await context.configuration(state: state, serve: options)
+            // Before anything is created: a port in use must not leave a state directory behind.
+            try PortProbe.check(host: configuration.server.host, port: configuration.server.port, flag: "--port")
+            if let metrics = configuration.server.metricsListener {
+                try PortProbe.check(host: metrics.host, port: metrics.port, flag: "--metrics-port")
+            }
             LogBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
             var logger = Logger(label: "goald")
             logger.logLevel = configuration.logLevel
