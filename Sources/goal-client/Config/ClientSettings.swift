@@ -101,8 +101,7 @@ struct ClientSettings: Sendable {
         guard FileManager.default.isReadableFile(atPath: path) else {
             return "cannot read the CA file \(TerminalText.escape(path)) (from \(source)): permission denied"
         }
-        // Not UTF-8 text (a DER or key file given by mistake) reads as nil: the sentence below covers it.
-        let text = try? String(contentsOfFile: path, encoding: .utf8)
+        let text = try? String(contentsOfFile: path, encoding: .utf8)  // not UTF-8 (a DER file): nil, answered below
         guard let text, text.contains("-----BEGIN CERTIFICATE-----") else {
             return "\(TerminalText.escape(path)) (from \(source)) holds no PEM certificate; give the CA certificate "
                 + "goald serve prints (its \"CA certificate:\" line, <state directory>/tls/ca.pem)"
