@@ -11,7 +11,7 @@ struct RefusalWordingTests {
             #expect(try await editor.run(["players", "add", "Alice"]).status == 0)
             let delete = try await editor.run(["players", "delete", "Alice"])
             #expect(delete.status == 4, "\(delete.stderr)")
-            #expect(delete.stderr.contains("this needs an admin token"), "\(delete.stderr)")
+            #expect(delete.stderr.contains("the editor role may not delete player; this needs an admin token"))
             #expect(delete.stderr.contains("--role admin"))
             #expect(!delete.stderr.contains("editor token"), "\(delete.stderr)")
 
