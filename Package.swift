@@ -152,7 +152,7 @@ let package = Package(
         .executableTarget(
             name: "goald",
             dependencies: [
-                "GoalServer", "GoalStore", "GoalModel", "GoalPostgres",
+                "GoalServer", "GoalStore", "GoalModel", "GoalWire", "GoalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),

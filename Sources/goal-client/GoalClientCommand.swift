@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GoalWire
 
 /// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
 /// `status`, `tail` and `login` for people and scripts.
@@ -31,6 +32,7 @@ struct GoalClientCommand: AsyncParsableCommand {
             5 outcome unknown (the mutation id is printed), 6 queued: the server is unreachable and the edit waits \
             in the saved outbox (not yet acknowledged).
             """,
+        version: GoalRelease.version,
         subcommands: [
             Live.self, Players.self, Matches.self, Rankings.self, Status.self, Tail.self, Login.self,
         ],
@@ -39,6 +41,7 @@ struct GoalClientCommand: AsyncParsableCommand {
 
     /// Parses, runs, and exits with the code of DESIGN.md.
     static func main() async {
+        Console.ignoreBrokenPipe()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GoalWire
 
 /// The goal-load executable: S subscribers and W writers against a live goald, a progress line, a final report,
 /// and a convergence proof by chained digest.
@@ -26,36 +27,50 @@ struct GoalLoad: AsyncParsableCommand {
             on the next one if its node is lost), writer j starts on URL j mod N (likewise); at the end every node's head is \
             read, and convergence holds only when all nodes and every subscriber hold the same head digest. The \
             report has one line per URL.
-            """
+            """,
+        version: GoalRelease.version
     )
 
     @OptionGroup var options: LoadOptions
+
+    /// Parses and runs, with SIGPIPE ignored first (a closed output ends goal-load quietly, `StandardStreams`).
+    static func main() async {
+        StandardStreams.ignoreBrokenPipe()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     func run() async throws {
         let configuration: LoadConfiguration
         do {
             configuration = try options.configuration(environment: ProcessInfo.processInfo.environment)
         } catch {
-            FileHandle.standardError.write(Data("goal-load: \(error)\n".utf8))
+            StandardStreams.error("goal-load: \(error)")
             throw ExitCode(2)
         }
-        let runner = LoadRunner(configuration: configuration) { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
+        let runner = LoadRunner(configuration: configuration) { line in StandardStreams.error(line) }
         let report: LoadReport
         do {
             report = try await runner.run()
         } catch {
-            FileHandle.standardError.write(Data("goal-load: \(error)\n".utf8))
+            StandardStreams.error("goal-load: \(error)")
             throw ExitCode(error.kind == .usage ? 2 : 3)
         }
         if options.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            StandardStreams.out(String(decoding: data, as: UTF8.self))
         } else {
-            FileHandle.standardOutput.write(Data((report.text + "\n").utf8))
+            StandardStreams.out(report.text)
         }
         if !report.convergence.converged { throw ExitCode(1) }
     }

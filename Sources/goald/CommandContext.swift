@@ -27,7 +27,7 @@ struct CommandContext: Sendable {
             environment: ProcessInfo.processInfo.environment,
             workingDirectory: FileManager.default.currentDirectoryPath,
             standardOutputIsTerminal: isatty(STDOUT_FILENO) == 1,
-            output: { line in FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+            output: { line in StandardStreams.out(line) }
         )
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GoalWire
 
 /// The goald executable: `serve` (the default), `token`, `check-config`, `backup`, `restore`, `migrate`.
 ///
@@ -25,7 +26,24 @@ struct Goald: AsyncParsableCommand {
             in --set. Config/goald.yaml explains each key.
             \(SettingHelp.keyTable)
             """,
+        version: GoalRelease.version,
         subcommands: [Serve.self, Token.self, CheckConfig.self, Backup.self, Restore.self, Migrate.self],
         defaultSubcommand: Serve.self
     )
+
+    /// Parses and runs, with SIGPIPE ignored first (a closed output ends goald's commands quietly,
+    /// `StandardStreams`); errors print and exit as ArgumentParser's own `main()` does.
+    static func main() async {
+        StandardStreams.ignoreBrokenPipe()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

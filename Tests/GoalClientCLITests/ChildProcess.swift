@@ -18,19 +18,26 @@ struct ChildProcess: Sendable {
     ///   - stdin: A file to read standard input from (nil: /dev/null).
     ///   - stdout: A file for standard output (created or truncated; nil: /dev/null).
     ///   - stderr: A file for standard error (nil: /dev/null).
+    ///   - stdoutDescriptor: A descriptor to use as standard output instead of `stdout` (a pipe's write end, for
+    ///     tests of a closed output); the caller closes its own copy after the spawn.
     static func spawn(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String]? = nil,
         stdin: String? = nil,
         stdout: String? = nil,
-        stderr: String? = nil
+        stderr: String? = nil,
+        stdoutDescriptor: Int32? = nil
     ) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let stdoutDescriptor {
+            posix_spawn_file_actions_adddup2(&actions, stdoutDescriptor, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // A clean signal state: the test process's threads block and ignore signals, and a child (the tmux server
         // above all) would inherit that.

@@ -80,6 +80,20 @@ struct ClientEnvironment: Sendable {
         )
     }
 
+    /// Starts goal-client with standard output on `descriptor` (a pipe's write end) and returns at once; standard
+    /// error goes to a file (`RunningClient.stderr`).
+    func start(_ arguments: [String], stdoutDescriptor descriptor: Int32) throws -> RunningClient {
+        let out = directory + "/out-\(UUID().uuidString)"
+        let child = try ChildProcess.spawn(
+            Self.executable.path,
+            arguments,
+            environment: environment,
+            stderr: out + ".err",
+            stdoutDescriptor: descriptor
+        )
+        return RunningClient(child: child, outputPath: out)
+    }
+
     /// Starts goal-client and returns at once: for `tail`, which runs until stopped.
     func start(_ arguments: [String]) throws -> RunningClient {
         let out = directory + "/out-\(UUID().uuidString)"

@@ -23,7 +23,7 @@ struct MatchesCommandTests {
 
             let scored = try await client.run(["matches", "score", short, "home"])
             #expect(scored.status == 0, "\(scored.stderr)")
-            #expect(scored.stdout == "scored match \(short): committed at r5\n")
+            #expect(scored.stdout == "scored match \(short) (Alice, Bob vs Carol): committed at r5\n")
             let takenBack = try await client.run(["matches", "score", short, "away", "--by", "-1"])
             #expect(takenBack.status == 0, "\(takenBack.stderr)")
 

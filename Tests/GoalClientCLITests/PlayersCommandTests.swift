@@ -11,8 +11,8 @@ struct PlayersCommandTests {
 
             let added = try await editor.run(["players", "add", "Alice"])
             #expect(added.status == 0, "\(added.stderr)")
-            #expect(added.stdout.hasPrefix("added player "))
-            #expect(added.stdout.contains("Alice: committed at r1"))
+            #expect(added.stdout.hasPrefix("added player Alice ("))
+            #expect(added.stdout.hasSuffix("): committed at r1\n"))
 
             let bob = try await editor.run(["players", "add", "Bob", "--json"])
             #expect(bob.status == 0, "\(bob.stderr)")
@@ -33,7 +33,7 @@ struct PlayersCommandTests {
 
             let renamed = try await editor.run(["players", "rename", "alice", "Alicia"])
             #expect(renamed.status == 0, "\(renamed.stderr)")
-            #expect(renamed.stdout.contains("to Alicia: committed at r3"))
+            #expect(renamed.stdout == "renamed player Alice to Alicia: committed at r3\n")
 
             let json = try await editor.run(["players", "list", "--json"])
             let players = try jsonArray(json.stdout)
@@ -44,7 +44,7 @@ struct PlayersCommandTests {
             let admin = editor.with(token: daemon.tokens.admin)
             let deleted = try await admin.run(["players", "delete", String(bobID.prefix(8))])
             #expect(deleted.status == 0, "\(deleted.stderr)")
-            #expect(deleted.stdout == "deleted player \(bobID.prefix(8)): committed at r4\n")
+            #expect(deleted.stdout == "deleted player Bob: committed at r4\n")
 
             let after = try await editor.run(["players", "list", "--json"])
             #expect(try jsonArray(after.stdout).map { $0["name"] as? String } == ["Alicia"])

@@ -43,14 +43,25 @@ struct TailCommandTests {
             let short = String(try #require(try jsonObject(added.stdout)["match_id"] as? String).prefix(8))
             #expect(try await client.run(["matches", "score", short, "home"]).status == 0)
             let lines = await tail.waitForLines { $0.contains { $0.contains("(home +1)") } }
+            // The time column (HH:mm:ss, 8 columns and two spaces) first; the rest in aligned columns.
             #expect(
-                lines == [
-                    "r4 alice  \(short)  Alice, Bob 2 : 2 Carol  (new match)",
-                    "r5 alice  \(short)  Alice, Bob 3 : 2 Carol  (home +1)",
+                lines.map { String($0.dropFirst(10)) } == [
+                    "r4     alice         \(short)  Alice, Bob 2 : 2 Carol  (new match)",
+                    "r5     alice         \(short)  Alice, Bob 3 : 2 Carol  (home +1)",
                 ],
                 "\(lines)"
             )
+            #expect(lines.allSatisfy { Self.isClock($0.prefix(10)) }, "\(lines)")
             #expect(await tail.end(with: SIGTERM) == 0)
+        }
+    }
+
+    /// True for `HH:mm:ss` and two spaces.
+    static func isClock(_ text: Substring) -> Bool {
+        let shape = Array("00:00:00  ")
+        let characters = Array(text)
+        guard characters.count == shape.count else { return false }
+        return zip(characters, shape).allSatisfy { got, want in want == "0" ? got.isASCII && got.isNumber : got == want
         }
     }
 

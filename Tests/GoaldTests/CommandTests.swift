@@ -27,10 +27,17 @@ struct CommandTests {
         return output.text
     }
 
+    /// Makes the league database in `directory`/state, as a first `goald serve` would.
+    private func makeLeague(in directory: TemporaryDirectory) throws {
+        try FileManager.default.createDirectory(atPath: directory.file("state"), withIntermediateDirectories: true)
+        try SQLiteLeagueStorage(path: directory.file("state/goald.sqlite")).close()
+    }
+
     @Test("token create prints the secret once; list never shows it; revoke stores the token revoked")
     func tokenLifecycle() async throws {
         let directory = try TemporaryDirectory()
         let state = ["--state-dir", directory.file("state")]
+        try makeLeague(in: directory)
         let secret = try await run(
             Goald.Token.Create.self,
             ["token", "create", "--name", "alice", "--role", "editor"] + state,
@@ -78,6 +85,7 @@ struct CommandTests {
     func tokenErrors() async throws {
         let directory = try TemporaryDirectory()
         let state = ["--state-dir", directory.file("state")]
+        try makeLeague(in: directory)
         _ = try await run(
             Goald.Token.Create.self,
             ["token", "create", "--name", "carol", "--role", "admin"] + state,
@@ -200,6 +208,7 @@ struct CommandTests {
             _ = try await self.run(Goald.Backup.self, ["backup", "b.sqlite"] + state, in: directory)
         }
         #expect(missing?.description.hasPrefix("no database at \(directory.file("state/goald.sqlite"))") == true)
+        try makeLeague(in: directory)
         _ = try await run(
             Goald.Token.Create.self,
             ["token", "create", "--name", "x", "--role", "viewer"] + state,
@@ -210,6 +219,22 @@ struct CommandTests {
             _ = try await self.run(Goald.Backup.self, ["backup", "b.sqlite"] + state, in: directory)
         }
         #expect(exists?.code == .fileAccess)
+    }
+
+    @Test("token create refuses a state directory without a database and creates nothing there (issue 16 point 11)")
+    func tokenCreateNeedsTheDaemonsLeague() async throws {
+        let directory = try TemporaryDirectory()
+        let refused = await #expect(throws: CommandFailure.self) {
+            _ = try await self.run(
+                Goald.Token.Create.self,
+                ["token", "create", "--name", "bob", "--role", "editor", "--state-dir", directory.file("elsewhere")],
+                in: directory
+            )
+        }
+        let message = refused?.description ?? ""
+        #expect(message.hasPrefix("no database at \(directory.file("elsewhere/goald.sqlite")); start goald once"))
+        #expect(message.contains("give the daemon's, the \"state directory:\" line goald serve prints"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("elsewhere")))
     }
 
     @Test("the serve banner names the URL, CA, fingerprint, token file and exact connect commands")
@@ -233,6 +258,11 @@ struct CommandTests {
             )
         )
         #expect(!text.contains("SECRET"))
+        #expect(
+            text.contains(
+                "More tokens: goald token create --state-dir /var/lib/goald --name NAME --role viewer|editor|admin"
+            )
+        )
         banner.showSecret = true
         text = banner.lines.joined(separator: "\n")
         #expect(text.contains("new admin token:  SECRET"))

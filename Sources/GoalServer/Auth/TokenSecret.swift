@@ -1,7 +1,12 @@
 import Crypto
 import Foundation
 
-/// An access token's secret: 32 random bytes (256 bits) written as unpadded base64url, 43 characters.
+/// An access token's secret: 43 base64url characters from the system's cryptographically secure generator.
+///
+/// The first character is a letter or digit (62 choices), never `-` or `_`: secrets are pasted into shells, where a
+/// leading `-` reads as an option. The other 42 are any of the 64. That is log2(62) + 42 × 6 ≈ 257.9 bits, at least
+/// the 256 bits of the 32 random bytes earlier secrets encoded, so the rule costs no strength. Every 43-character
+/// base64url text is still accepted (`init?(text:)`), so secrets made before the rule keep working.
 ///
 /// The store keeps only `hash` (SHA-256 of the 43 UTF-8 characters, exactly what a client sends in `hello.token`);
 /// the daemon authenticates a session by `TokenSecret.hash(presented:)` and one lookup. `description` never shows
@@ -15,11 +20,26 @@ public struct TokenSecret: Hashable, Sendable, CustomStringConvertible {
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
+    /// The characters a new secret may start with: the alphabet without `-` and `_`.
+    static let firstCharacters = Array(alphabet.prefix(62))
+
     /// A new secret from the system's cryptographically secure generator.
     public static func generate() -> TokenSecret {
         var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return TokenSecret(unchecked: encode(bytes))
+        return generate(using: &generator)
+    }
+
+    /// A new secret drawn from `generator`: the first character uniformly from `firstCharacters`, the other 42
+    /// uniformly from the whole alphabet. Tests pass a seeded generator; production uses `generate()`.
+    static func generate(using generator: inout some RandomNumberGenerator) -> TokenSecret {
+        var output: [UInt8] = []
+        output.reserveCapacity(textLength)
+        // `randomElement(using:)` is uniform (no modulo bias).
+        output.append(firstCharacters.randomElement(using: &generator) ?? UInt8(ascii: "A"))
+        for _ in 1..<textLength {
+            output.append(alphabet.randomElement(using: &generator) ?? UInt8(ascii: "A"))
+        }
+        return TokenSecret(unchecked: String(decoding: output, as: UTF8.self))
     }
 
     /// Accepts text that has a secret's shape (43 base64url characters), after trimming surrounding whitespace.
@@ -41,25 +61,4 @@ public struct TokenSecret: Hashable, Sendable, CustomStringConvertible {
     public static func hash(presented: String) -> [UInt8] { Array(SHA256.hash(data: Array(presented.utf8))) }
 
     public var description: String { "TokenSecret(<redacted>)" }
-
-    private static func encode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(textLength)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] { output.append(alphabet[Int(chunk >> UInt32(shift) & 0x3f)]) }
-            index += 3
-        }
-        // 32 bytes = 10 groups of 3 + 2 bytes: 3 more characters, no padding.
-        let rest = bytes.count - index
-        if rest == 2 {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            for shift in [18, 12, 6] { output.append(alphabet[Int(chunk >> UInt32(shift) & 0x3f)]) }
-        } else if rest == 1 {
-            let chunk = UInt32(bytes[index]) << 16
-            for shift in [18, 12] { output.append(alphabet[Int(chunk >> UInt32(shift) & 0x3f)]) }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
 }

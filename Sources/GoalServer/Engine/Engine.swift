@@ -184,7 +184,9 @@ final class Engine: @unchecked Sendable {
                 seq: mutation.id.seq,
                 MutationRejection(
                     code: .unauthorized,
-                    message: "the \(request.role.rawValue) role may not \(mutation.action.operation)"
+                    // In words ("delete player"), as the in-memory league says it; the code carries the rest.
+                    message: "the \(request.role.rawValue) role may not "
+                        + mutation.action.operation.split(separator: "_").joined(separator: " ")
                 )
             )
         } else if state.clientRecord(for: instance) == nil,

@@ -70,7 +70,7 @@ struct Login: AsyncParsableCommand {
     static func readToken() throws(CLIFailure) -> String {
         let interactive = isatty(STDIN_FILENO) == 1
         if interactive {
-            FileHandle.standardError.write(Data("token: ".utf8))
+            Console.prompt("token: ")
         }
         var saved = termios()
         let echoOff = interactive && tcgetattr(STDIN_FILENO, &saved) == 0
@@ -82,7 +82,7 @@ struct Login: AsyncParsableCommand {
         let line = readLine(strippingNewline: true)
         if echoOff {
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-            FileHandle.standardError.write(Data("\n".utf8))
+            Console.prompt("\n")
         }
         guard let token = line?.trimmingCharacters(in: .whitespaces), !token.isEmpty else {
             throw .usage("no token given: type it at the prompt or pipe it in (echo \"$TOKEN\" | goal-client login …)")

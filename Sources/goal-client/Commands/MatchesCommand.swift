@@ -7,8 +7,9 @@ import GoalModel
 struct Matches: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "matches",
-        abstract: "List, add, edit, score and delete matches.",
-        subcommands: [List.self, Add.self, Edit.self, Score.self, Delete.self]
+        abstract: "List, add, edit, score and delete matches (`goal-client matches` alone lists them).",
+        subcommands: [List.self, Add.self, Edit.self, Score.self, Delete.self],
+        defaultSubcommand: List.self
     )
 
     struct List: AsyncParsableCommand {
@@ -21,7 +22,7 @@ struct Matches: AsyncParsableCommand {
                 if output.json {
                     Console.out(LeagueFormat.matchesJSON(lookup).text)
                 } else {
-                    LeagueFormat.matchesTable(lookup).forEach(Console.out)
+                    LeagueFormat.matchesText(lookup).forEach(Console.out)
                 }
             }
         }
@@ -37,7 +38,8 @@ struct Matches: AsyncParsableCommand {
         var home: [String] = []
         @Option(help: ArgumentHelp("An away player; repeat for more.", valueName: "player"))
         var away: [String] = []
-        @Option(help: ArgumentHelp("Home and away goals, e.g. 3:2.", valueName: "h:a"))
+        // Unconditional: `--score -1:2` is a value, not an option.
+        @Option(parsing: .unconditional, help: ArgumentHelp("Home and away goals, e.g. 3:2.", valueName: "h:a"))
         var score: Score.Pair = Score.Pair(home: 0, away: 0)
 
         func validate() throws {
@@ -64,7 +66,9 @@ struct Matches: AsyncParsableCommand {
                 if output.json {
                     Console.out(LeagueFormat.ackJSON(ack, extra: [("match_id", .string(id.description))]).text)
                 } else {
-                    Console.out("added match \(id.shortID): \(LeagueFormat.ackText(ack))")
+                    let home = LeagueFormat.side(homeIDs, lookup)
+                    let away = LeagueFormat.side(awayIDs, lookup)
+                    Console.out("added match \(id.shortID) (\(home) vs \(away)): \(LeagueFormat.ackText(ack))")
                 }
             }
         }
@@ -81,7 +85,7 @@ struct Matches: AsyncParsableCommand {
         var home: [String] = []
         @Option(help: ArgumentHelp("Replace the away players (repeat for more).", valueName: "player"))
         var away: [String] = []
-        @Option(help: ArgumentHelp("Set home and away goals, e.g. 3:2.", valueName: "h:a"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Set home and away goals, e.g. 3:2.", valueName: "h:a"))
         var score: Score.Pair?
 
         func validate() throws {
@@ -105,7 +109,7 @@ struct Matches: AsyncParsableCommand {
                     update.awayGoals = score.away
                 }
                 let ack = try await session.perform(.updateMatch(id: found.id, update), base: lookup.replica.revision)
-                Matches.report(ack, match: found.id, verb: "edited", json: output.json)
+                Matches.report(ack, match: found, lookup: lookup, verb: "edited", json: output.json)
             }
         }
     }
@@ -116,8 +120,8 @@ struct Matches: AsyncParsableCommand {
                 "Add or take goals (live scoring): goal-client matches score 3f2a9c1e home; --by -1 takes one back."
         )
 
-        /// `h:a` goals.
-        struct Pair: ExpressibleByArgument, Equatable, Sendable {
+        /// `h:a` goals. Negative numbers parse (`-1:2`): the server refuses them with its own message.
+        struct Pair: ExpressibleByArgument, Equatable, Sendable, CustomStringConvertible {
             var home: Int
             var away: Int
 
@@ -133,6 +137,12 @@ struct Matches: AsyncParsableCommand {
                 else { return nil }
                 self.init(home: home, away: away)
             }
+
+            /// `3:2`, as it is typed.
+            var description: String { "\(home):\(away)" }
+
+            /// What `--help` shows as the default: `0:0`.
+            var defaultValueDescription: String { description }
         }
 
         @OptionGroup var connection: ConnectionOptions
@@ -152,7 +162,7 @@ struct Matches: AsyncParsableCommand {
                     .adjustGoals(id: found.id, side: side.side, delta: by),
                     base: lookup.replica.revision
                 )
-                Matches.report(ack, match: found.id, verb: "scored", json: output.json)
+                Matches.report(ack, match: found, lookup: lookup, verb: "scored", json: output.json)
             }
         }
     }
@@ -167,16 +177,17 @@ struct Matches: AsyncParsableCommand {
             try await CommandSession.run(connection) { session, lookup async throws(CLIFailure) in
                 let found = try lookup.match(match)
                 let ack = try await session.perform(.deleteMatch(id: found.id), base: lookup.replica.revision)
-                Matches.report(ack, match: found.id, verb: "deleted", json: output.json)
+                Matches.report(ack, match: found, lookup: lookup, verb: "deleted", json: output.json)
             }
         }
     }
 
-    static func report(_ ack: MutationAck, match: MatchID, verb: String, json: Bool) {
+    /// Prints the answer to a change of `match` (as it was before the change; its players name it).
+    static func report(_ ack: MutationAck, match: Match, lookup: LeagueLookup, verb: String, json: Bool) {
         if json {
-            Console.out(LeagueFormat.ackJSON(ack, extra: [("match_id", .string(match.description))]).text)
+            Console.out(LeagueFormat.ackJSON(ack, extra: [("match_id", .string(match.id.description))]).text)
         } else {
-            Console.out("\(verb) match \(match.shortID): \(LeagueFormat.ackText(ack))")
+            Console.out("\(verb) match \(LeagueFormat.matchLabel(match, lookup)): \(LeagueFormat.ackText(ack))")
         }
     }
 }

@@ -6,8 +6,9 @@ import GoalModel
 struct Players: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "players",
-        abstract: "List, add, rename and delete players.",
-        subcommands: [List.self, Add.self, Rename.self, Delete.self]
+        abstract: "List, add, rename and delete players (`goal-client players` alone lists them).",
+        subcommands: [List.self, Add.self, Rename.self, Delete.self],
+        defaultSubcommand: List.self
     )
 
     struct List: AsyncParsableCommand {
@@ -20,7 +21,7 @@ struct Players: AsyncParsableCommand {
                 if output.json {
                     Console.out(LeagueFormat.playersJSON(lookup).text)
                 } else {
-                    LeagueFormat.playersTable(lookup).forEach(Console.out)
+                    LeagueFormat.playersText(lookup).forEach(Console.out)
                 }
             }
         }
@@ -39,7 +40,9 @@ struct Players: AsyncParsableCommand {
                 if output.json {
                     Console.out(LeagueFormat.ackJSON(ack, extra: [("player_id", .string(id.description))]).text)
                 } else {
-                    Console.out("added player \(id.shortID) \(TerminalText.escape(name)): \(LeagueFormat.ackText(ack))")
+                    Console.out(
+                        "added player \(TerminalText.escape(name)) (\(id.shortID)): \(LeagueFormat.ackText(ack))"
+                    )
                 }
             }
         }
@@ -63,7 +66,8 @@ struct Players: AsyncParsableCommand {
                     Console.out(LeagueFormat.ackJSON(ack, extra: [("player_id", .string(found.id.description))]).text)
                 } else {
                     Console.out(
-                        "renamed player \(found.id.shortID) to \(TerminalText.escape(name)): \(LeagueFormat.ackText(ack))"
+                        "renamed player \(TerminalText.escape(found.name)) to \(TerminalText.escape(name)): "
+                            + LeagueFormat.ackText(ack)
                     )
                 }
             }
@@ -85,7 +89,7 @@ struct Players: AsyncParsableCommand {
                 if output.json {
                     Console.out(LeagueFormat.ackJSON(ack, extra: [("player_id", .string(found.id.description))]).text)
                 } else {
-                    Console.out("deleted player \(found.id.shortID): \(LeagueFormat.ackText(ack))")
+                    Console.out("deleted player \(TerminalText.escape(found.name)): \(LeagueFormat.ackText(ack))")
                 }
             }
         }

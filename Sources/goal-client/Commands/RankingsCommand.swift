@@ -11,7 +11,7 @@ struct Rankings: AsyncParsableCommand {
             if output.json {
                 Console.out(LeagueFormat.rankingsJSON(lookup).text)
             } else {
-                LeagueFormat.rankingsTable(lookup).forEach(Console.out)
+                LeagueFormat.rankingsText(lookup).forEach(Console.out)
             }
         }
     }

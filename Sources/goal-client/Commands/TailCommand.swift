@@ -46,7 +46,7 @@ struct Tail: AsyncParsableCommand {
                 logger: logger
             )
         } catch {
-            throw CLIFailure.cannotConnect("\(error.message); check --ca-file / --fingerprint")
+            throw CLIFailure.usage("\(error.message); check --ca-file / --fingerprint")
         }
         let follower = TailFollower(
             transport: transport,

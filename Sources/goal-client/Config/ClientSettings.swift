@@ -58,12 +58,66 @@ struct ClientSettings: Sendable {
             }
         }
         let security = resolveSecurity(options, env: env, file: file)
+        try checkTrust(security, options: options, env: env)
         guard let token = env("GOAL_TOKEN") ?? file.token else {
             throw .unauthorized(
                 "no token: set GOAL_TOKEN or run goal-client login (an admin makes one with goald token create)"
             )
         }
         return ClientSettings(endpoints: endpoints, serverURLs: urls, security: security, token: token)
+    }
+
+    /// Checks the trust material before anything connects, so a wrong value is a usage error (exit 2) with a
+    /// sentence, not a TLS failure: a CA file that does not exist or cannot be read, a fingerprint that is not 64 hex
+    /// digits.
+    /// - Throws: `CLIFailure.usage` naming the value and where it came from.
+    static func checkTrust(
+        _ security: TransportSecurity,
+        options: ConnectionOptions,
+        env: (String) -> String?
+    ) throws(CLIFailure) {
+        switch security {
+        case .caFile(let path):
+            let source =
+                options.caFile != nil ? "--ca-file" : env("GOAL_CA_FILE") != nil ? "GOAL_CA_FILE" : "the config file"
+            if let problem = caFileProblem(path, source: source) { throw .usage(problem) }
+        case .pinnedFingerprint(let text):
+            let source =
+                options.fingerprint != nil
+                ? "--fingerprint" : env("GOAL_FINGERPRINT") != nil ? "GOAL_FINGERPRINT" : "the config file"
+            if let problem = fingerprintProblem(text, source: source) { throw .usage(problem) }
+        case .caPEM, .systemTrust, .insecure:
+            break
+        }
+    }
+
+    /// What is wrong with a CA file path, or nil when it names a readable file.
+    static func caFileProblem(_ path: String, source: String) -> String? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return "no CA file at \(TerminalText.escape(path)) (from \(source)); give the CA certificate goald serve "
+                + "prints (its \"CA certificate:\" line, <state directory>/tls/ca.pem)"
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            return "cannot read the CA file \(TerminalText.escape(path)) (from \(source)): permission denied"
+        }
+        let text = try? String(contentsOfFile: path, encoding: .utf8)  // not UTF-8 (a DER file): nil, answered below
+        guard let text, text.contains("-----BEGIN CERTIFICATE-----") else {
+            return "\(TerminalText.escape(path)) (from \(source)) holds no PEM certificate; give the CA certificate "
+                + "goald serve prints (its \"CA certificate:\" line, <state directory>/tls/ca.pem)"
+        }
+        return nil
+    }
+
+    /// What is wrong with a pinned fingerprint, or nil when it is 64 hex digits (colons allowed).
+    static func fingerprintProblem(_ text: String, source: String) -> String? {
+        do {
+            _ = try CertificateFingerprint(parsing: text)
+            return nil
+        } catch {
+            return "\(source) \"\(TerminalText.escape(text))\" is not a certificate fingerprint: it must be the "
+                + "SHA-256 in hex, 64 digits (colons allowed), as goald serve prints it (\"TLS fingerprint:\")"
+        }
     }
 
     /// Flags win over the environment, which wins over the file; with no trust material the system store is used.

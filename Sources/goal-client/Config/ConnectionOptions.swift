@@ -37,6 +37,12 @@ struct ConnectionOptions: ParsableArguments {
         if caFile != nil && fingerprint != nil {
             throw ValidationError("give either --ca-file or --fingerprint, not both")
         }
+        if let caFile, let problem = ClientSettings.caFileProblem(caFile, source: "--ca-file") {
+            throw ValidationError(problem)
+        }
+        if let fingerprint, let problem = ClientSettings.fingerprintProblem(fingerprint, source: "--fingerprint") {
+            throw ValidationError(problem)
+        }
     }
 }
 

@@ -6,6 +6,14 @@ import GoalModel
 enum LeagueFormat {
     // MARK: Players
 
+    /// The players table, or a sentence when there are none.
+    static func playersText(_ lookup: LeagueLookup) -> [String] {
+        guard !lookup.replica.players.isEmpty else {
+            return ["no players yet; add one with goal-client players add NAME"]
+        }
+        return playersTable(lookup)
+    }
+
     static func playersTable(_ lookup: LeagueLookup) -> [String] {
         var table = TextTable(header: ["ID", "NAME"])
         table.rows = lookup.sortedPlayers.map { [$0.id.shortID, TerminalText.escape($0.name)] }
@@ -28,6 +36,19 @@ enum LeagueFormat {
     /// "Alice, Bob".
     static func side(_ ids: [PlayerID], _ lookup: LeagueLookup) -> String {
         ids.map(lookup.name).joined(separator: ", ")
+    }
+
+    /// The matches table, or a sentence when there are none.
+    static func matchesText(_ lookup: LeagueLookup) -> [String] {
+        guard !lookup.replica.matches.isEmpty else {
+            return ["no matches yet; add one with goal-client matches add --home PLAYER --away PLAYER --score 0:0"]
+        }
+        return matchesTable(lookup)
+    }
+
+    /// How a match is named in a message: `3f2a9c1e (Alice, Bob vs Carol)`.
+    static func matchLabel(_ match: Match, _ lookup: LeagueLookup) -> String {
+        "\(match.id.shortID) (\(side(match.homePlayers, lookup)) vs \(side(match.awayPlayers, lookup)))"
     }
 
     static func matchesTable(_ lookup: LeagueLookup) -> [String] {
@@ -63,6 +84,14 @@ enum LeagueFormat {
     }
 
     // MARK: Rankings
+
+    /// The rankings table, or a sentence when there is no player to rank.
+    static func rankingsText(_ lookup: LeagueLookup) -> [String] {
+        guard !lookup.replica.players.isEmpty else {
+            return ["no players yet, so no rankings; add one with goal-client players add NAME"]
+        }
+        return rankingsTable(lookup)
+    }
 
     static func rankingsTable(_ lookup: LeagueLookup) -> [String] {
         var table = TextTable(header: ["#", "PLAYER", "RATING", "PLAYED", "WON", "DRAWN", "LOST"])

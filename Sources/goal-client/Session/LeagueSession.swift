@@ -63,7 +63,7 @@ final class LeagueSession: Sendable {
     }
 
     /// Makes a session to the configured servers.
-    /// - Throws: `CLIFailure.cannotConnect` when the trust material cannot be read.
+    /// - Throws: `CLIFailure.usage` when the trust material cannot be used.
     /// - Parameter persistent: Keep the client's state across runs (`ClientStateOpening`): the instance and its seq,
     ///   queued edits, the last league seen.
     static func make(
@@ -81,7 +81,8 @@ final class LeagueSession: Sendable {
                 logger: logger
             )
         } catch {
-            throw .cannotConnect("\(error.message); check --ca-file / --fingerprint (goald serve prints both)")
+            // The trust material is the user's to fix (ClientSettings checked what it could): a usage error.
+            throw .usage("\(error.message); check --ca-file / --fingerprint (goald serve prints both)")
         }
         var stateStore: (any ClientStateStore)?
         if persistent { stateStore = try ClientStateOpening.open(settings) }
@@ -181,7 +182,8 @@ final class LeagueSession: Sendable {
         }
         switch result {
         case .success(let ack): return ack
-        case .failure(let error): throw Self.failure(for: error, window: window)
+        case .failure(let error):
+            throw Self.failure(for: error, window: window, action: action, replica: client.replica.value)
         }
     }
 
@@ -212,8 +214,9 @@ final class LeagueSession: Sendable {
             let hint =
                 failure.kind == .tls
                 ? "check --ca-file / --fingerprint (goald serve prints both)"
-                : "check that goald runs at \(serverName)"
-            return .cannotConnect("cannot connect to \(serverName): \(failure.message); \(hint)")
+                : "check that goald runs there"
+            let detail = CLIFailure.connectionDetail(failure.message)
+            return .cannotConnect("cannot connect to \(serverName): \(detail); \(hint)")
         case .closed(let code, let reason):
             let detail = reason.isEmpty ? "" : ": \(reason)"
             return .cannotConnect(
@@ -235,19 +238,24 @@ final class LeagueSession: Sendable {
             let hint =
                 kind == .tls
                 ? "check --ca-file / --fingerprint (goald serve prints both)" : "check the server URL"
-            return .cannotConnect("cannot connect to \(server): \(message); \(hint)")
+            return .cannotConnect("cannot connect to \(server): \(CLIFailure.connectionDetail(message)); \(hint)")
         case .requested:
             return .cannotConnect("the connection to \(server) was closed")
         }
     }
 
-    /// The exit code and message for a failed mutation.
-    static func failure(for error: MutationError, window: TimeInterval) -> CLIFailure {
+    /// The exit code and message for a failed mutation of `action`; ids in a refusal are named from `replica`.
+    static func failure(
+        for error: MutationError,
+        window: TimeInterval,
+        action: MutationAction,
+        replica: ReplicaState
+    ) -> CLIFailure {
         switch error.kind {
         case .rejected(let rejection):
-            let message = TerminalText.escape(rejection.message)
+            let message = RefusalText.naming(rejection.message, in: replica)
             if rejection.code == .unauthorized {
-                return .unauthorized("refused (unauthorized): \(message); ask an admin for an editor token")
+                return .unauthorized("refused (unauthorized): \(message); \(RefusalText.roleHint(for: action))")
             }
             return .refused("refused (\(rejection.code.rawValue)): \(message)")
         case .stopped(let reason, let wasSent):

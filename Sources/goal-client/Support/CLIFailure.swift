@@ -1,3 +1,5 @@
+import Foundation
+
 /// A failure that ends a goal-client command: an exit code of DESIGN.md and a message that says what went wrong
 /// and what to do. Value type, `Sendable`.
 struct CLIFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,4 +37,15 @@ struct CLIFailure: Error, Sendable, Equatable, CustomStringConvertible {
     static func unauthorized(_ message: String) -> CLIFailure { CLIFailure(.unauthorized, message) }
     static func outcomeUnknown(_ message: String) -> CLIFailure { CLIFailure(.outcomeUnknown, message) }
     static func queued(_ message: String) -> CLIFailure { CLIFailure(.queued, message) }
+}
+
+extension CLIFailure {
+    /// A transport failure's message without its own "cannot connect to HOST:PORT: " opening and its own
+    /// "is goald running" question, for a sentence that already says that it cannot connect (and to which server)
+    /// and ends with the hint: the failure is said once, not once per layer.
+    static func connectionDetail(_ message: String) -> String {
+        let detail = message.replacingOccurrences(of: " (is goald running on this port?)", with: "")
+        guard detail.hasPrefix("cannot connect to "), let colon = detail.range(of: ": ") else { return detail }
+        return String(detail[colon.upperBound...])
+    }
 }

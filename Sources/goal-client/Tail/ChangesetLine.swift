@@ -1,18 +1,33 @@
+import Foundation
 import GoalModel
 
-/// One changeset as `tail` prints it for people:
-/// `r42 alice  3f2a9c1e  Alice, Bob 3 : 2 Carol  (home +1)`.
+/// One changeset as `tail` prints it for people, in aligned columns:
+/// `21:40:03  r42     alice         3f2a9c1e  Alice, Bob 3 : 2 Carol  (home +1)`.
 ///
-/// Names come from `names` (the league as tail knows it; unknown players show their short id); everything from
-/// the server is escaped. Pure function.
+/// The columns: the commit time (local `HH:mm:ss`; `yyyy-MM-dd HH:mm:ss` when it is not from today), the revision
+/// (padded to `revisionWidth`), the author (padded to `authorWidth`; a longer name pushes the rest right), the
+/// entity's short id (always 8), the entity after the change and what changed. Names come from `names` (the league
+/// as tail knows it; unknown players show their short id); everything from the server is escaped. Pure function.
 enum ChangesetLine {
+    /// Columns for `r` and the revision (up to r999999 stays aligned).
+    static let revisionWidth = 7
+    /// Columns for the author (token names are up to 64 characters; most are short).
+    static let authorWidth = 12
+
     /// The line for `changeset`, given the player names and matches known before it.
+    /// - Parameters:
+    ///   - now: Today, for the time column (a changeset from another day shows its date).
+    ///   - timeZone: The zone the time is shown in (the user's).
     static func text(
         _ changeset: Changeset,
         names: [PlayerID: String],
-        matches: [MatchID: Match]
+        matches: [MatchID: Match],
+        now: Date = Date(),
+        timeZone: TimeZone = .current
     ) -> String {
-        let head = "r\(changeset.revision) \(TerminalText.escape(changeset.author))"
+        let time = clock(changeset.time, now: now, timeZone: timeZone)
+        let revision = pad("r\(changeset.revision)", revisionWidth)
+        let head = "\(time)  \(revision)\(pad(TerminalText.escape(changeset.author), authorWidth))"
         func name(_ id: PlayerID) -> String { TerminalText.escape(names[id] ?? id.shortID) }
         func newName(_ id: PlayerID) -> String {
             for case .playerUpserted(let player) in changeset.changes where player.id == id {
@@ -49,5 +64,25 @@ enum ChangesetLine {
         case nil:
             return "\(head)  \(changeset.changes.count) changes"
         }
+    }
+
+    /// `text` padded with spaces to `columns` terminal columns (never cut).
+    static func pad(_ text: String, _ columns: Int) -> String {
+        text + String(repeating: " ", count: max(0, columns - TerminalText.width(text)))
+    }
+
+    /// `HH:mm:ss` in `timeZone`, with `yyyy-MM-dd ` before it when `time` is not on `now`'s day.
+    static func clock(_ time: Timestamp, now: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let date = Date(timeIntervalSince1970: Double(time.millisecondsSince1970) / 1000)
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String {
+            let text = String(value ?? 0)
+            return text.count < 2 ? "0" + text : text
+        }
+        let clock = "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        guard !calendar.isDate(date, inSameDayAs: now) else { return clock }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(clock)"
     }
 }

@@ -149,7 +149,8 @@ final class TailFollower: @unchecked Sendable {
 
     private func cannotConnect(_ message: String) -> CLIFailure {
         .cannotConnect(
-            "cannot connect to \(serverName): \(message); check that goald runs there and --ca-file / --fingerprint"
+            "cannot connect to \(serverName): \(CLIFailure.connectionDetail(message)); check that goald runs there "
+                + "and --ca-file / --fingerprint"
         )
     }
 

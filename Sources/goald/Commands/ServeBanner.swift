@@ -53,7 +53,15 @@ struct ServeBanner: Sendable {
         if authorityCertificatePath == nil {
             lines.append("  (or pin this certificate: --fingerprint \(fingerprint))")
         }
-        lines.append("More tokens: goald token create --name NAME --role viewer|editor|admin")
+        if externalStore == nil {
+            // The state directory is named: without it, `token create` would use the default one, not this daemon's.
+            lines.append(
+                "More tokens: goald token create --state-dir \(configuration.stateDirectory) --name NAME "
+                    + "--role viewer|editor|admin"
+            )
+        } else {
+            lines.append("More tokens: goald token create --store URL --name NAME --role viewer|editor|admin")
+        }
         return lines
     }
 }

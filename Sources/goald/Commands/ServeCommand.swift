@@ -38,8 +38,16 @@ extension Goald {
         /// splitting `run()`'s coroutine when this body lived there (release builds only).
         @inline(never)
         static func start(state: StateOptions, serve options: ServeOptions) async throws {
-            let context = CommandContext.live()
+            var context = CommandContext.live()
+            // A daemon outlives a closed standard output (`goald serve | head -3`): the banner is a courtesy, so a
+            // line nobody reads is dropped instead of ending the process as the short commands do.
+            context.output = { line in _ = StandardStreams.write(line + "\n", to: STDOUT_FILENO) }
             let configuration = try await context.configuration(state: state, serve: options)
+            // Before anything is created: a port in use must not leave a state directory behind.
+            try PortProbe.check(host: configuration.server.host, port: configuration.server.port, flag: "--port")
+            if let metrics = configuration.server.metricsListener {
+                try PortProbe.check(host: metrics.host, port: metrics.port, flag: "--metrics-port")
+            }
             LogBootstrap.bootstrap(format: configuration.logFormat, level: configuration.logLevel)
             var logger = Logger(label: "goald")
             logger.logLevel = configuration.logLevel

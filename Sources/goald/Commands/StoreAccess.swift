@@ -54,7 +54,7 @@ enum StoreAccess {
         guard create || FileManager.default.fileExists(atPath: configuration.databasePath) else {
             throw CommandFailure(
                 "no database at \(configuration.databasePath); start goald once (or check --state-dir / "
-                    + "GOALD_STATE_DIR)"
+                    + "GOALD_STATE_DIR: give the daemon's, the \"state directory:\" line goald serve prints)"
             )
         }
         try OwnerOnlyFile.createDirectory(configuration.stateDirectory)

@@ -35,7 +35,9 @@ extension Goald.Token {
         static let configuration = CommandConfiguration(
             abstract: "Create a token and print its secret once.",
             discussion: "On a terminal the secret is printed with instructions; otherwise only the secret is "
-                + "printed, so `goald token create … > file` stores it."
+                + "printed, so `goald token create … > file` stores it. The token goes into the daemon's league: "
+                + "give the daemon's --state-dir (or --store); a state directory without a database is refused "
+                + "rather than started anew."
         )
 
         @OptionGroup var state: StateOptions
@@ -68,7 +70,8 @@ extension Goald.Token {
 
         func run(in context: CommandContext) async throws {
             let configuration = try await context.configuration(state: state)
-            let created = try StoreAccess.withStore(configuration, create: true) { storage in
+            // Never a new database: a token in a state directory no daemon uses would be refused by the daemon.
+            let created = try StoreAccess.withStore(configuration, create: false) { storage in
                 try TokenAdministration(storage: storage).create(name: name, role: role.role)
             }
             guard context.standardOutputIsTerminal else {

@@ -55,7 +55,7 @@ final class JSONLogSink: Sendable {
     init(_ write: @escaping @Sendable (String) -> Void) { self.write = Mutex(write) }
 
     static let standardError = JSONLogSink { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStreams.error(line)
     }
 
     func write(_ line: String) { write.withLock { $0(line) } }

@@ -1,0 +1,76 @@
+import Foundation
+import GoalStore
+import GoalWire
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("goald as a process: --version, a port in use, a closed output (issue 16 points 9 and 10)")
+struct GoaldProcessTests {
+    @Test("goald --version prints GoalRelease.version and exits 0")
+    func version() async throws {
+        let directory = try TemporaryDirectory()
+        let run = try await GoaldExecutable.run(["--version"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == GoalRelease.version + "\n")
+    }
+
+    @Test("a port in use: exit 1 naming the port, and no state directory, certificate or token created")
+    func portInUse() async throws {
+        let directory = try TemporaryDirectory()
+        let (listener, port) = try Self.listeningSocket()
+        defer { close(listener) }
+        let state = directory.file("state")
+        let run = try await GoaldExecutable.run(
+            ["serve", "--state-dir", state, "--port", "\(port)", "--host", "127.0.0.1"],
+            in: directory
+        )
+        #expect(run.status == 1, "\(run.stdout)\n\(run.stderr)")
+        #expect(run.stderr.contains("port \(port) on 127.0.0.1 is already in use"), "\(run.stderr)")
+        #expect(run.stderr.contains("--port"))
+        #expect(!FileManager.default.fileExists(atPath: state), "nothing may be created before the port is known free")
+    }
+
+    @Test("goald token list into a pipe nobody reads: exit 0, nothing on stderr")
+    func closedOutput() async throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("state"), withIntermediateDirectories: true)
+        try SQLiteLeagueStorage(path: directory.file("state/goald.sqlite")).close()
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let run = try await GoaldExecutable.run(
+            ["token", "list", "--state-dir", directory.file("state")],
+            in: directory,
+            standardOutput: pipe.fileHandleForWriting
+        )
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
+
+    /// A loopback TCP socket listening on a free port (the caller closes it).
+    static func listeningSocket() throws -> (Int32, Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw CommandTestFailure("cannot make a listening socket")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+}
+
+/// A test's own setup failure.
+struct CommandTestFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import GoalServer
+import Testing
+
+@Suite("README's walkthrough matches goald's tokens (issue 16 point 11)")
+struct ReadmeTokenTests {
+    /// README.md at the repository root (this file is Tests/GoaldTests/…).
+    static func readme() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    }
+
+    @Test("every literal GOAL_TOKEN= example has the real format and does not start with '-'")
+    func exampleTokens() throws {
+        let text = try Self.readme()
+        let literals = text.components(separatedBy: "GOAL_TOKEN=").dropFirst().map { rest in
+            String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "…" })
+        }
+        .filter { !$0.isEmpty }
+        #expect(!literals.isEmpty, "the walkthrough shows a token")
+        for literal in literals {
+            #expect(TokenSecret(text: literal)?.text == literal, "\(literal) is not a goald token")
+            #expect(literal.first?.isLetter == true || literal.first?.isNumber == true, "\(literal)")
+        }
+    }
+
+    @Test("the walkthrough's goald token create names the daemon's state directory")
+    func walkthroughStateDirectory() throws {
+        let text = try Self.readme()
+        #expect(text.contains("goald serve --state-dir /tmp/league"))
+        let creates = text.components(separatedBy: "\n").filter { $0.hasPrefix(".build/debug/goald token create") }
+        #expect(!creates.isEmpty)
+        #expect(creates.allSatisfy { $0.contains("--state-dir /tmp/league") }, "\(creates)")
+    }
+}
