@@ -148,11 +148,17 @@ let package = Package(
             ] + nioProducts,
             swiftSettings: strictSettings
         ),
+        // What the three command-line tools share: line output that ends quietly on a closed pipe, and their `main`.
+        .target(
+            name: "GoalCommandLine",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strictSettings
+        ),
         // The daemon executable: flags, environment and config file → ServerConfiguration → GoalServer.
         .executableTarget(
             name: "goald",
             dependencies: [
-                "GoalServer", "GoalStore", "GoalModel", "GoalWire", "GoalPostgres",
+                "GoalServer", "GoalStore", "GoalModel", "GoalWire", "GoalPostgres", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,7 +175,7 @@ let package = Package(
             name: "goal-client",
             dependencies: [
                 "GoalClient", "GoalClientSQLite", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel",
-                "GoalWire",
+                "GoalWire", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -180,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "goal-load",
             dependencies: [
-                "GoalTransport", "GoalClient", "GoalWire", "GoalModel",
+                "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

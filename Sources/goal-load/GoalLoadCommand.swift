@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GoalCommandLine
 import GoalWire
 
 /// The goal-load executable: S subscribers and W writers against a live goald, a progress line, a final report,
@@ -33,20 +34,8 @@ struct GoalLoad: AsyncParsableCommand {
 
     @OptionGroup var options: LoadOptions
 
-    /// Parses and runs, with SIGPIPE ignored first (a closed output ends goal-load quietly, `StandardStreams`).
-    static func main() async {
-        StandardStreams.ignoreBrokenPipe()
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
-    }
+    /// Parses and runs with SIGPIPE ignored (a closed output ends it quietly; `StandardStreams`).
+    static func main() async { await mainIgnoringBrokenPipe() }
 
     func run() async throws {
         let configuration: LoadConfiguration

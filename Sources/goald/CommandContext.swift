@@ -1,4 +1,5 @@
 import Foundation
+import GoalCommandLine
 
 #if canImport(Glibc)
 import Glibc

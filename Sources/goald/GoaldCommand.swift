@@ -1,4 +1,5 @@
 import ArgumentParser
+import GoalCommandLine
 import GoalWire
 
 /// The goald executable: `serve` (the default), `token`, `check-config`, `backup`, `restore`, `migrate`.
@@ -31,19 +32,6 @@ struct Goald: AsyncParsableCommand {
         defaultSubcommand: Serve.self
     )
 
-    /// Parses and runs, with SIGPIPE ignored first (a closed output ends goald's commands quietly,
-    /// `StandardStreams`); errors print and exit as ArgumentParser's own `main()` does.
-    static func main() async {
-        StandardStreams.ignoreBrokenPipe()
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
-    }
+    /// Parses and runs with SIGPIPE ignored (a closed output ends it quietly; `StandardStreams`).
+    static func main() async { await mainIgnoringBrokenPipe() }
 }

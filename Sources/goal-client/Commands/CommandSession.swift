@@ -1,4 +1,5 @@
 import GoalClient
+import GoalCommandLine
 import GoalReactive
 import GoalWire
 

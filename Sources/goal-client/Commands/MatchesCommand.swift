@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GoalClient
+import GoalCommandLine
 import GoalModel
 
 /// `goal-client matches list|add|edit|score|delete`. Matches are named by their 8-hex short id (or more of it).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GoalClient
+import GoalCommandLine
 import GoalModel
 
 /// `goal-client players list|add|rename|delete`.

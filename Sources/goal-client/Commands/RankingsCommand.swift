@@ -1,4 +1,5 @@
 import ArgumentParser
+import GoalCommandLine
 
 /// `goal-client rankings`: rating descending (10 × points / (3 × played), two decimals), ties by name.
 struct Rankings: AsyncParsableCommand {

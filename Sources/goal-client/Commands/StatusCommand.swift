@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GoalClient
+import GoalCommandLine
 import GoalModel
 import GoalReactive
 

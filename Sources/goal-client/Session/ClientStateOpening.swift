@@ -1,6 +1,7 @@
 import Foundation
 import GoalClient
 import GoalClientSQLite
+import GoalCommandLine
 
 /// Opens this login's persisted client state (`ClientStatePath`) and takes an instance slot: the first free one,
 /// or — when every slot is held by other goal-client processes — waits for one, saying so on standard error.

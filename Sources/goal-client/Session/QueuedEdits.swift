@@ -1,5 +1,6 @@
 import Foundation
 import GoalClient
+import GoalCommandLine
 import GoalModel
 import GoalReactive
 

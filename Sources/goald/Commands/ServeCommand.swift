@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import GoalCommandLine
 import GoalPostgres
 import GoalServer
 import Logging

@@ -1,4 +1,5 @@
 import Foundation
+import GoalCommandLine
 import Logging
 import Synchronization
 

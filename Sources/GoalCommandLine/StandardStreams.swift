@@ -6,21 +6,21 @@ import Glibc
 import Darwin
 #endif
 
-/// Where goal-load writes its progress lines, errors and final report: goal-client's
-/// `Console` rules (each executable keeps its own copy of these few lines rather than a module for them).
+/// Where the command-line tools (goald, goal-client, goal-load) write their lines: results to standard output,
+/// failures, hints and progress to standard error.
 ///
 /// A closed output ends the process quietly, as git and kubectl do: SIGPIPE is ignored (`ignoreBrokenPipe()`, the
 /// first thing `main` does, and again before the first write), so a write to a pipe whose reader is gone fails with
-/// EPIPE instead of killing the process, and `out` then exits at once with status 0 (`goal-load … --json | head
-/// -1`). A line that cannot go to a closed standard error is dropped.
+/// EPIPE instead of killing the process, and `out` then exits at once with status 0 (`goald token list | head -1`,
+/// `goal-client tail --json | head -1`). A line that cannot go to a closed standard error is dropped.
 ///
 /// Thread-safe: each line is written whole (a `write(2)` loop) under one lock, so lines from different threads
 /// never interleave.
-enum StandardStreams {
+public enum StandardStreams {
     private static let lock = Mutex(())
 
     /// Ignores SIGPIPE for the whole process (idempotent): a closed pipe becomes EPIPE on the write.
-    static func ignoreBrokenPipe() {
+    public static func ignoreBrokenPipe() {
         _ = brokenPipeIgnored
     }
 
@@ -30,18 +30,23 @@ enum StandardStreams {
     }()
 
     /// Writes one line to standard output; when its reader is gone, ends the process with status 0.
-    static func out(_ line: String) {
+    public static func out(_ line: String) {
         guard write(line + "\n", to: STDOUT_FILENO) else { _exit(0) }
     }
 
     /// Writes one line to standard error (dropped when standard error is closed).
-    static func error(_ line: String) {
+    public static func error(_ line: String) {
         _ = write(line + "\n", to: STDERR_FILENO)  // a closed stderr has no one left to tell
+    }
+
+    /// Writes `text` without a newline to standard error (a prompt; dropped when standard error is closed).
+    public static func prompt(_ text: String) {
+        _ = write(text, to: STDERR_FILENO)  // a closed stderr has no one left to tell
     }
 
     /// Writes all of `text` to `descriptor`, retrying short writes and EINTR.
     /// - Returns: false when the descriptor cannot take it (EPIPE: the reader is gone; or another error).
-    static func write(_ text: String, to descriptor: Int32) -> Bool {
+    public static func write(_ text: String, to descriptor: Int32) -> Bool {
         ignoreBrokenPipe()
         var bytes = Array(text.utf8)
         return lock.withLock { _ in
