@@ -30,6 +30,10 @@ final class LiveApp {
         /// The match the user chose to delete, as they saw it (the prompt and `y` follow it, not a row).
         case confirmDelete(ShownEntity<MatchID>)
         case newPlayer
+        /// Renaming a player as the user saw it: the name typed so far.
+        case renamePlayer(ShownEntity<PlayerID>, String)
+        /// The player the user chose to delete, as they saw it.
+        case confirmDeletePlayer(ShownEntity<PlayerID>)
         case edit(EditForm)
     }
 
@@ -58,7 +62,8 @@ final class LiveApp {
         matches = MatchesViewModel(store: store)
         rankings = RankingsViewModel(store: store)
         players = ManagePlayersViewModel(store: store)
-        connection = ConnectionViewModel(store: store)
+        let client = store.client
+        connection = ConnectionViewModel(store: store, clock: QueueScheduler.main) { client.reconnectNow() }
         renderer = ScreenRenderer(colors: colors)
     }
 
@@ -88,15 +93,26 @@ final class LiveApp {
         lifetime += matches.contentChanges.observeValues { _ in redraw() }
         lifetime += rankings.contentChanges.observeValues { _ in redraw() }
         lifetime += players.contentChanges.observeValues { _ in redraw() }
-        lifetime += connection.statusText.signal.observeValues { _ in redraw() }
+        lifetime += connection.summary.signal.observeValues { _ in redraw() }
+        lifetime += connection.phase.signal.observeValues { _ in redraw() }
+        lifetime += connection.roundTripText.signal.observeValues { _ in redraw() }
         lifetime += connection.revisionText.signal.observeValues { _ in redraw() }
         lifetime += connection.pendingCount.signal.observeValues { _ in redraw() }
         lifetime += players.playerName.signal.observeValues { _ in redraw() }
-        for alerts in [matches.alertMessages, rankings.alertMessages, players.alertMessages, connection.alertMessages] {
+        let messages = [
+            matches.alertMessages, rankings.alertMessages, players.alertMessages, players.notices,
+            connection.alertMessages,
+        ]
+        for alerts in messages {
             lifetime += alerts.observeValues { [weak self] in self?.show(alert: $0) }
         }
         lifetime += players.saveAction.values.observeValues { [weak self] _ in
             guard let self, case .newPlayer = mode else { return }
+            mode = .browse
+            setNeedsDisplay()
+        }
+        lifetime += players.renameAction.values.observeValues { [weak self] _ in
+            guard let self, case .renamePlayer = mode else { return }
             mode = .browse
             setNeedsDisplay()
         }
@@ -176,6 +192,26 @@ final class LiveApp {
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Ctrl-Z (a byte in raw mode): restores the terminal and stops the process with SIGTSTP, as the shell's
+    /// job control expects; `raise` returns when the shell continues it (SIGCONT, `fg`), and the UI enters
+    /// full-screen mode again and redraws everything. No signal source is installed for SIGTSTP: libdispatch
+    /// would block the signal, and the stop would never happen.
+    func suspend() {
+        guard terminal.isActive else { return }
+        terminal.restore()
+        raise(SIGTSTP)
+        do throws(CLIFailure) {
+            try terminal.enter()
+        } catch {
+            for source in sources { source.cancel() }
+            sources = []
+            onQuit()
+            return
+        }
+        renderer.invalidate()
+        setNeedsDisplay()
     }
 
     private func readInput() {
