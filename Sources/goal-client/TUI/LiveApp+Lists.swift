@@ -43,7 +43,7 @@ extension LiveApp {
             let side = (max(columns, 40) - 1 - 2 - 9) / 2
             let sideMark = scoringSide == .home ? "[home]" : "[away]"
             let header = ScreenLine(
-                " " + TerminalText.fit("HOME", side) + "  SCORE    " + TerminalText.fit("AWAY", side - 8) + " ±"
+                " " + TerminalText.fit("HOME", side) + "  SCORE    " + TerminalText.fit("AWAY", side - 14) + " ±"
                     + sideMark,
                 .bold
             )
@@ -94,11 +94,13 @@ extension LiveApp {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
-    /// The header with the scroll position ("3/12") at the right edge.
+    /// The header with the scroll position ("3/12") at the right edge (the header is cut to make room).
     static func withPosition(_ header: ScreenLine, _ position: String, columns: Int) -> ScreenLine {
-        let used = header.segments.reduce(0) { $0 + TerminalText.width($1.text) }
-        var line = header
-        line.append(String(repeating: " ", count: max(1, columns - used - position.count - 1)))
+        let text = header.segments.map(\.text).joined()
+        let room = max(columns - position.count - 2, 1)
+        let cut = TerminalText.fit(text, room)
+        var line = ScreenLine(cut, header.segments.first?.style ?? .bold)
+        line.append(String(repeating: " ", count: max(1, columns - TerminalText.width(cut) - position.count - 1)))
         line.append(position, .dim)
         return line
     }

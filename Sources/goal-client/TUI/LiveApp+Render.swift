@@ -92,11 +92,11 @@ extension LiveApp {
             }
         var line = ScreenLine(" \(connection.marker.value) ", style)
         line.append(" \(TerminalText.escape(connection.summary.value))", .bold)
-        line.append("  \(TerminalText.escape(connection.server))  \(connection.revisionText.value)")
-        if connection.phase.value == .live { line.append("  rtt \(connection.roundTripText.value)") }
+        if connection.isStale.value { line.append("  r: reconnect now", .dim) }
         let pending = connection.pendingCount.value
         if pending > 0 { line.append("  \(pending) pending", .pending) }
-        if connection.isStale.value { line.append("  r: reconnect now", .dim) }
+        line.append("  \(TerminalText.escape(connection.server))  \(connection.revisionText.value)")
+        if connection.phase.value == .live { line.append("  rtt \(connection.roundTripText.value)") }
         return line
     }
 

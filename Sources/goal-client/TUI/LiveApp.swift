@@ -196,12 +196,21 @@ final class LiveApp {
 
     /// Ctrl-Z (a byte in raw mode): restores the terminal and stops the process with SIGTSTP, as the shell's
     /// job control expects; `raise` returns when the shell continues it (SIGCONT, `fg`), and the UI enters
-    /// full-screen mode again and redraws everything. No signal source is installed for SIGTSTP: libdispatch
-    /// would block the signal, and the stop would never happen.
+    /// full-screen mode again and redraws everything. No signal source is installed for SIGTSTP (libdispatch
+    /// would take the signal for itself).
     func suspend() {
         guard terminal.isActive else { return }
         terminal.restore()
+        // The main queue runs on a dispatch worker thread (after dispatch_main), which blocks most signals:
+        // unblock SIGTSTP in this thread for the stop, then put the mask back.
+        var stop = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&stop)
+        sigaddset(&stop, SIGTSTP)
+        signal(SIGTSTP, SIG_DFL)
+        pthread_sigmask(SIG_UNBLOCK, &stop, &previous)
         raise(SIGTSTP)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
         do throws(CLIFailure) {
             try terminal.enter()
         } catch {
