@@ -23,7 +23,7 @@ struct LiveUIDailyUseTests {
             let matchID = try #require(try jsonObject(added.stdout)["match_id"] as? String)
             #expect(try await editor.run(["matches", "add", "--home", "Cy", "--away", "Bob"]).status == 0)
             try await withTmux { tmux in
-                try await tmux.start("a", command: editor.shellCommand())
+                try await tmux.start("a", command: editor.withColors.shellCommand())
                 try await tmux.start("v", command: editor.with(token: daemon.tokens.viewer).shellCommand())
                 for pane in ["a", "v"] {
                     let ready = try await tmux.waitFor(pane) {
@@ -50,6 +50,13 @@ struct LiveUIDailyUseTests {
                 let scored = try await tmux.waitFor("a") { LiveUITests.row($0, "Alice", "1 : 0", "Bob") }
                 #expect(scored.held, "A never showed the goal: \(scored.screen)")
                 #expect(scored.screen.contains("2/2"), "the selection moved: \(scored.screen)")
+                // Point 8: the selected row shows the "someone else changed this" highlight too (reverse + yellow).
+                let highlighted = try await tmux.waitForStyled("a", within: 1.5) { screen in
+                    screen.split(separator: "\n").contains {
+                        $0.contains("Alice") && $0.contains("\u{1B}[7m\u{1B}[33m")
+                    }
+                }
+                #expect(highlighted.held, "the selected, changed row is not highlighted: \(highlighted.screen)")
 
                 // Point 7: the rankings show played, won, drawn and lost beside the rating.
                 try await tmux.send("v", "2")
@@ -102,7 +109,7 @@ struct LiveUIDailyUseTests {
             #expect(try await editor.run(["players", "add", name]).status == 0)
         }
         #expect(try await editor.run(["matches", "add", "--home", "Alice", "--away", "Bob"]).status == 0)
-        try await tmux.start("a", command: editor.shellCommand())
+        try await tmux.start("a", command: editor.withColors.shellCommand())
         let ready = try await tmux.waitFor("a") {
             LiveUITests.row($0, "Alice", "0 : 0", "Bob") && $0.contains("[LIVE]") && $0.contains("rtt")
         }
@@ -120,6 +127,9 @@ struct LiveUIDailyUseTests {
         }
         #expect(ticking.held, "no ticking countdown (seen \(seen)): \(ticking.screen)")
         #expect(ticking.screen.contains("r: reconnect now"), "\(ticking.screen)")
+        // Each phase has its colour (yellow: reconnecting; green: live), beside the text marker.
+        let yellow = try await tmux.waitForStyled("a") { $0.contains("\u{1B}[43m [RECONNECTING] ") }
+        #expect(yellow.held, "\(yellow.screen)")
 
         // A goal while down: the score it will have, marked pending.
         try await tmux.send("a", "+")
@@ -137,6 +147,8 @@ struct LiveUIDailyUseTests {
         try await tmux.send("a", "r")
         let live = try await tmux.waitFor("a", within: max(Double(left) - 1, 1)) { $0.contains("[LIVE]") }
         #expect(live.held, "r did not reconnect at once (\(left) s were left): \(live.screen)")
+        let green = try await tmux.waitForStyled("a") { $0.contains("\u{1B}[42m [LIVE] ") }
+        #expect(green.held, "\(green.screen)")
         let synced = try await tmux.waitFor("a") {
             LiveUITests.row($0, "Alice", "1 : 0", "Bob") && !$0.contains("pending")
         }
@@ -145,7 +157,7 @@ struct LiveUIDailyUseTests {
         return second
     }
 
-    @Test("players renamed and deleted from the Players tab; Home/End, Enter, Ctrl-Z and fg (points 6, 8)")
+    @Test("players renamed and deleted from the Players tab; Enter opens a match; g/G and the position (points 6, 8)")
     func playersTabAndNavigation() async throws {
         try await withTestDaemon { daemon in
             let admin = try ClientEnvironment.make(daemon, token: daemon.tokens.admin)
@@ -186,7 +198,19 @@ struct LiveUIDailyUseTests {
                 let deleted = try await tmux.waitFor("a") { $0.contains("deleted player") && $0.contains("2/2") }
                 #expect(deleted.held, "\(deleted.screen)")
                 #expect(try await admin.run(["players", "list"]).stdout.contains("Zed") == false)
-                try await tmux.send("a", "q")
+
+                // The picker of a new match adds a player on the spot and chooses it for its side.
+                try await tmux.send("a", "n")
+                _ = try await tmux.waitFor("a") { $0.contains("New Match") }
+                try await tmux.send("a", "Enter")
+                _ = try await tmux.waitFor("a") { $0.contains("a: add a player") }
+                try await tmux.send("a", "a", "E", "v", "e", "Enter")
+                let added = try await tmux.waitFor("a") { $0.contains("[x] Eve") }
+                #expect(added.held, "the new player was not added and chosen: \(added.screen)")
+                try await tmux.send("a", "Enter")
+                let home = try await tmux.waitFor("a") { $0.contains("Home players  Eve") }
+                #expect(home.held, "\(home.screen)")
+                try await tmux.send("a", "Escape", "q")
             }
         }
     }
@@ -275,5 +299,14 @@ struct LiveUIDailyUseTests {
 
     static func count(_ word: String, in screen: String) -> Int {
         screen.components(separatedBy: word).count - 1
+    }
+}
+
+extension ClientEnvironment {
+    /// The same environment with colours on (`NO_COLOR` empty, whatever the test runner's environment says).
+    var withColors: ClientEnvironment {
+        var copy = self
+        copy.environment["NO_COLOR"] = ""
+        return copy
     }
 }

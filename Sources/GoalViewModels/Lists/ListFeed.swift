@@ -13,7 +13,9 @@ import GoalReactive
 /// - Once loaded and while active, every replica or pending-mutation change re-computes the rows and sends
 ///   their `RowChanges` if any row changed: another client's commit reaches the view without a refresh.
 /// - `cursor` (the UI's selection) follows its entity whenever the rows change, and is updated before the
-///   `RowChanges` are sent; see `ListCursor`.
+///   `RowChanges` are sent; see `ListCursor`. When another client removed the selected entity,
+///   `selectionRemovedByOther` sends its last row (after the `RowChanges`).
+/// - With `beforeUpdate`, live changes follow `store.updates` (each after the hook ran) instead of `store.replica`.
 ///
 /// Threading: `@MainActor`; the store must deliver its outputs on the main thread. Lifetime: observations end
 /// with the feed.
