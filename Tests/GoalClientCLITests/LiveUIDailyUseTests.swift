@@ -285,6 +285,30 @@ struct LiveUIDailyUseTests {
         }
     }
 
+    @Test("columns use the terminal's width: a long name is cut at 80 columns and whole at 160 (point 8)")
+    func columnsFollowTheWidth() async throws {
+        try await withTestDaemon { daemon in
+            let editor = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
+            let long = "Maximiliana Wolkenstein-Oberhausen"
+            for name in [long, "Bob", "Cy"] {
+                #expect(try await editor.run(["players", "add", name]).status == 0)
+            }
+            #expect(
+                try await editor.run(["matches", "add", "--home", long, "--home", "Bob", "--away", "Cy"]).status == 0
+            )
+            try await withTmux { tmux in
+                try await tmux.start("a", command: editor.shellCommand())
+                let narrow = try await tmux.waitFor("a") { $0.contains("[LIVE]") && $0.contains("Maximiliana") }
+                #expect(narrow.held, "\(narrow.screen)")
+                #expect(!narrow.screen.contains(long + ", Bob"), "80 columns cannot hold both names: \(narrow.screen)")
+                try await tmux.run(["resize-window", "-t", "a", "-x", "160", "-y", "24"])
+                let wide = try await tmux.waitFor("a") { LiveUITests.row($0, long + ", Bob", "0 : 0", "Cy") }
+                #expect(wide.held, "160 columns show the whole side: \(wide.screen)")
+                try await tmux.send("a", "q")
+            }
+        }
+    }
+
     /// The whitespace-separated words of the first line that contains `name`.
     static func tokens(_ screen: String, _ name: String) -> [String] {
         guard let line = screen.split(separator: "\n").first(where: { $0.contains(name) }) else { return [] }
