@@ -89,20 +89,28 @@ struct LiveUIDailyUseTests {
             let directory = try TestCertificates.makeTemporaryDirectory(prefix: "goal-ui-restart")
             let path = directory + "/league.sqlite"
             let first = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
-            var second: TestDaemon?
+            let second = RestartedDaemon()
             do {
-                second = try await stopAndRestart(first, path: path, tmux: tmux)
-                await second?.stop()
+                try await stopAndRestart(first, path: path, tmux: tmux, into: second)
+                await second.daemon?.stop()
             } catch {
                 await first.stop()
-                await second?.stop()
+                await second.daemon?.stop()
                 throw error
             }
         }
     }
 
-    /// The body of `serverStoppedAndRestarted`: returns the restarted daemon.
-    private func stopAndRestart(_ first: TestDaemon, path: String, tmux: Tmux) async throws -> TestDaemon {
+    /// The body of `serverStoppedAndRestarted`: the restarted daemon goes into `second` (stopped by the caller,
+    /// also when this throws).
+    private func stopAndRestart(
+        _ first: TestDaemon,
+        path: String,
+        tmux: Tmux,
+        into second: RestartedDaemon
+    )
+        async throws
+    {
         let port = first.port
         let editor = try ClientEnvironment.make(first, token: first.tokens.editor)
         for name in ["Alice", "Bob"] {
@@ -142,7 +150,7 @@ struct LiveUIDailyUseTests {
         // again well before the countdown would have ended.
         let long = try await tmux.waitFor("a", within: 45) { (Self.countdown($0) ?? 0) >= 6 }
         #expect(long.held, "\(long.screen)")
-        let second = try await TestDaemon.restart(databaseAt: path, onPort: port)
+        second.daemon = try await TestDaemon.restart(databaseAt: path, onPort: port)
         let left = Self.countdown(try await tmux.screen("a")) ?? 0
         try await tmux.send("a", "r")
         let live = try await tmux.waitFor("a", within: max(Double(left) - 1, 1)) { $0.contains("[LIVE]") }
@@ -154,7 +162,6 @@ struct LiveUIDailyUseTests {
         }
         #expect(synced.held, "the pending goal was not sent: \(synced.screen)")
         try await tmux.send("a", "q")
-        return second
     }
 
     @Test("players renamed and deleted from the Players tab; Enter opens a match; g/G and the position (points 6, 8)")
@@ -324,6 +331,12 @@ struct LiveUIDailyUseTests {
     static func count(_ word: String, in screen: String) -> Int {
         screen.components(separatedBy: word).count - 1
     }
+}
+
+/// Where a test keeps a daemon it restarted, so cleanup finds it even when the test body throws. Used by one
+/// test task at a time.
+final class RestartedDaemon: @unchecked Sendable {
+    var daemon: TestDaemon?
 }
 
 extension ClientEnvironment {
