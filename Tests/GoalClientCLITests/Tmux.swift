@@ -37,6 +37,27 @@ struct Tmux: Sendable {
         try await run(["capture-pane", "-p", "-t", name])
     }
 
+    /// The visible screen of `name` with its colours and attributes as SGR escapes (`capture-pane -e`).
+    func styledScreen(_ name: String) async throws -> String {
+        try await run(["capture-pane", "-p", "-e", "-t", name])
+    }
+
+    /// Polls the styled screen (`styledScreen`) until `condition` holds or `seconds` pass.
+    func waitForStyled(
+        _ name: String,
+        within seconds: Double = 15,
+        _ condition: (String) -> Bool
+    ) async throws -> (screen: String, held: Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try await styledScreen(name)
+            if condition(last) { return (last, true) }
+            try await Task.sleep(for: .milliseconds(30))
+        }
+        return (last, false)
+    }
+
     /// Polls the screen until `condition` holds or `seconds` pass. - Returns: the last screen and whether it held.
     func waitFor(
         _ name: String,

@@ -107,7 +107,11 @@ struct ManagePlayersViewModelTests {
         let alerts = Recorder(viewModel.alertMessages)
         viewModel.playerName.value = "Eve"
         _ = Outcome(viewModel.saveAction.apply())
-        #expect(alerts.values == ["the viewer role may not create player"])
+        #expect(
+            alerts.values == [
+                "refused (unauthorized): the viewer role may not create player; ask an admin for an editor token"
+            ]
+        )
     }
 
     @Test func aPlayerBeingCreatedIsListedAsPendingUntilTheServerAnswers() {

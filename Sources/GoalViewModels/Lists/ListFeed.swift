@@ -13,7 +13,9 @@ import GoalReactive
 /// - Once loaded and while active, every replica or pending-mutation change re-computes the rows and sends
 ///   their `RowChanges` if any row changed: another client's commit reaches the view without a refresh.
 /// - `cursor` (the UI's selection) follows its entity whenever the rows change, and is updated before the
-///   `RowChanges` are sent; see `ListCursor`.
+///   `RowChanges` are sent; see `ListCursor`. When another client removed the selected entity,
+///   `selectionRemovedByOther` sends its last row (after the `RowChanges`).
+/// - With `beforeUpdate`, live changes follow `store.updates` (each after the hook ran) instead of `store.replica`.
 ///
 /// Threading: `@MainActor`; the store must deliver its outputs on the main thread. Lifetime: observations end
 /// with the feed.
@@ -24,6 +26,8 @@ final class ListFeed<Row: Identifiable & Equatable> where Row.ID: Sendable {
     let contentChanges: Signal<RowChanges, Never>
     let alertMessages: Signal<String, Never>
     let cursor: Property<ListCursor<Row.ID>>
+    /// The selected row, as it was last shown, when another client removed its entity (the cursor moved on).
+    let selectionRemovedByOther: Signal<Row, Never>
     private(set) var rows: [Row] = []
     /// The replica revision the rows were computed from (the `base` of edits made from this list).
     private(set) var shownRevision: Revision = 0
@@ -36,22 +40,41 @@ final class ListFeed<Row: Identifiable & Equatable> where Row.ID: Sendable {
     private let cursorStorage = MutableProperty(ListCursor<Row.ID>())
     private let changesInput: Signal<RowChanges, Never>.Observer
     private let alertInput: Signal<String, Never>.Observer
+    private let removedInput: Signal<Row, Never>.Observer
     private let currentRefresh = SerialDisposable()
     private let token = Lifetime.Token()
     private var loaded = false
 
-    init(store: any LeagueStore, makeRows: @escaping (ReplicaState, [PendingMutation]) -> [Row]) {
+    /// - Parameters:
+    ///   - store: The league.
+    ///   - beforeUpdate: When set, live updates follow `store.updates` instead of `store.replica`, and this runs
+    ///     first for each update (the match list learns which of its pending mutations the replica now holds
+    ///     before re-computing its rows, so an optimistic score is never shown counted twice).
+    ///   - makeRows: The rows of a replica with its pending mutations.
+    init(
+        store: any LeagueStore,
+        beforeUpdate: ((ReplicaUpdate) -> Void)? = nil,
+        makeRows: @escaping (ReplicaState, [PendingMutation]) -> [Row]
+    ) {
         self.store = store
         self.makeRows = makeRows
         isLoading = Property(capturing: loading)
         cursor = Property(capturing: cursorStorage)
         (contentChanges, changesInput) = Signal.pipe()
         (alertMessages, alertInput) = Signal.pipe()
+        (selectionRemovedByOther, removedInput) = Signal.pipe()
         let lifetime = Lifetime(token)
         lifetime += active.signal.observeValues { [weak self] isActive in
             if isActive { self?.refresh() }
         }
-        lifetime += store.replica.signal.observeValues { [weak self] _ in self?.liveUpdate() }
+        if let beforeUpdate {
+            lifetime += store.updates.observeValues { [weak self] update in
+                beforeUpdate(update)
+                self?.liveUpdate()
+            }
+        } else {
+            lifetime += store.replica.signal.observeValues { [weak self] _ in self?.liveUpdate() }
+        }
         lifetime += store.pendingMutations.signal.observeValues { [weak self] _ in self?.liveUpdate() }
         lifetime += currentRefresh
     }
@@ -128,9 +151,13 @@ final class ListFeed<Row: Identifiable & Equatable> where Row.ID: Sendable {
         var cursor = cursorStorage.value
         let removingHere = self.removingHere
         cursor.follow(from: rows.map(\.id), to: new.map(\.id), removedHere: removingHere.contains)
+        let removed = cursor.removedByOther.flatMap { id in
+            id == cursorStorage.value.removedByOther ? nil : rows.first { $0.id == id }
+        }
         rows = new
         shownRevision = replica.revision
         if cursor != cursorStorage.value { cursorStorage.value = cursor }
         if always || !changes.isEmpty { changesInput.send(value: changes) }
+        if let removed { removedInput.send(value: removed) }
     }
 }

@@ -14,13 +14,37 @@ public struct MatchRow: Hashable, Sendable, Identifiable {
     public let isPending: Bool
 }
 
-/// One row of the rankings: the player's name and the rating with two decimals ("6.67").
+/// One row of the rankings: the player's name, the rating with two decimals ("6.67") and the record behind it
+/// (played, won, drawn, lost), as `goal-client rankings` shows them.
 /// Value type, `Sendable`.
 public struct RankingRow: Hashable, Sendable, Identifiable {
     public let id: PlayerID
     public let name: String
     /// `"%.2f"` of the rating.
     public let rating: String
+    /// Matches played (home and away).
+    public let played: Int
+    public let won: Int
+    public let drawn: Int
+    public let lost: Int
+
+    public init(
+        id: PlayerID,
+        name: String,
+        rating: String,
+        played: Int = 0,
+        won: Int = 0,
+        drawn: Int = 0,
+        lost: Int = 0
+    ) {
+        self.id = id
+        self.name = name
+        self.rating = rating
+        self.played = played
+        self.won = won
+        self.drawn = drawn
+        self.lost = lost
+    }
 }
 
 /// One row of the player list. Value type, `Sendable`.

@@ -23,8 +23,12 @@ public import GoalReactive
 @MainActor
 public final class EditMatchViewModel {
     public let title: String
-    /// The revision the form read its values at; every mutation it sends carries it as `base`.
-    public let base: Revision
+    /// The revision the form read its values at; every mutation it sends carries it as `base`. Resolving a
+    /// conflict (`takeTheirs()`, `keepMine()`) moves it to the revision the current values were read at.
+    public var base: Revision { baseStorage.value }
+    /// The conflict of the last save, while unresolved: mine vs theirs for the fields involved. Saving is disabled
+    /// until it is resolved (it could only conflict again).
+    public let conflict: Property<FormConflict?>
     /// The match's id (minted now for a new match, so a retried save cannot create two).
     public let matchID: MatchID
     public let isNewMatch: Bool
@@ -57,6 +61,8 @@ public final class EditMatchViewModel {
     private let awayPlayers: MutableProperty<Set<PlayerID>>
     /// The values the form started from (plus its own acknowledged increments).
     private let original: MutableProperty<MatchDraft>
+    private let baseStorage: MutableProperty<Revision>
+    private let conflictStorage = MutableProperty<FormConflict?>(nil)
     private let alertInput: Signal<String, Never>.Observer
     private let conflictInput: Signal<ConflictAlert, Never>.Observer
     private let token: Lifetime.Token
@@ -71,7 +77,8 @@ public final class EditMatchViewModel {
         self.token = token
         let replica = store.replica.value
         let match = matchID.flatMap { replica.matches[$0] }
-        base = replica.revision
+        baseStorage = MutableProperty(replica.revision)
+        conflict = Property(capturing: conflictStorage)
         isNewMatch = match == nil
         self.matchID = match?.id ?? MatchID()
         title = match == nil ? "New Match" : "Edit Match"
@@ -107,14 +114,18 @@ public final class EditMatchViewModel {
         (conflictAlerts, conflictInput) = Signal.pipe()
 
         let matchID = self.matchID
-        let base = self.base
-        let saveState = Property.combineLatest(inputIsValid, hasChanges, current, original)
+        let base = baseStorage
+        let saveState = Property.combineLatest(
+            Property.combineLatest(inputIsValid, hasChanges, conflictStorage).map { $0 && $1 && $2 == nil },
+            current,
+            original
+        )
         saveAction = Action(
             state: saveState,
-            enabledIf: { $0.0 && $0.1 },
+            enabledIf: { $0.0 },
             execute: { state, _ in
-                let (home, away, homeGoals, awayGoals) = state.2
-                let draft = isNew ? nil : state.3
+                let (home, away, homeGoals, awayGoals) = state.1
+                let draft = isNew ? nil : state.2
                 let action = MatchDraft.saveAction(
                     matchID: matchID,
                     original: draft,
@@ -124,13 +135,13 @@ public final class EditMatchViewModel {
                     awayGoals: awayGoals,
                     replica: store.replica.value
                 )
-                return store.submit(action, base: base)
+                return store.submit(action, base: base.value)
             }
         )
         let original = self.original
         let goals = (home: homeGoals, away: awayGoals)
         adjustGoalsAction = Action(enabledIf: Property(value: !isNew)) { (side: Side, delta: Int) in
-            store.submit(.adjustGoals(id: matchID, side: side, delta: delta), base: base)
+            store.submit(.adjustGoals(id: matchID, side: side, delta: delta), base: base.value)
                 .on(value: { _ in
                     // The increment is ours: move both the shown and the original value, so it is not a change.
                     original.modify { $0.add(delta, to: side) }
@@ -178,12 +189,75 @@ public final class EditMatchViewModel {
         return viewModel
     }
 
+    /// Resolves a conflict by taking theirs: the form reloads the match as it is now (values and base).
+    public func takeTheirs() {
+        guard let conflict = conflictStorage.value else { return }
+        let draft = MatchDraft(conflict.current)
+        rebase(on: draft, at: conflict.current.revision)
+        homePlayers.value = Set(draft.homePlayers)
+        awayPlayers.value = Set(draft.awayPlayers)
+        homeGoals.value = draft.homeGoals
+        awayGoals.value = draft.awayGoals
+    }
+
+    /// Resolves a conflict by keeping mine: the fields the user changed keep the user's values, every other field
+    /// takes theirs, and the base moves to the match as it is now, so saving again writes only mine over theirs.
+    public func keepMine() {
+        guard let conflict = conflictStorage.value else { return }
+        let old = original.value
+        let theirs = MatchDraft(conflict.current)
+        if homePlayers.value == Set(old.homePlayers) { homePlayers.value = Set(theirs.homePlayers) }
+        if awayPlayers.value == Set(old.awayPlayers) { awayPlayers.value = Set(theirs.awayPlayers) }
+        if homeGoals.value == old.homeGoals { homeGoals.value = theirs.homeGoals }
+        if awayGoals.value == old.awayGoals { awayGoals.value = theirs.awayGoals }
+        rebase(on: theirs, at: conflict.current.revision)
+    }
+
+    /// Starts over from `draft`, read at `revision` (or the replica's, if newer); the conflict is resolved.
+    private func rebase(on draft: MatchDraft, at revision: Revision) {
+        baseStorage.value = max(store.replica.value.revision, revision)
+        original.value = draft
+        conflictStorage.value = nil
+    }
+
     private func report(_ error: MutationError) {
         if let rejection = error.rejection, let alert = ConflictAlert(rejection, replica: store.replica.value) {
+            conflictStorage.value = formConflict(rejection)
             conflictInput.send(value: alert)
             alertInput.send(value: alert.message)
         } else {
-            alertInput.send(value: error.description)
+            alertInput.send(value: error.alertMessage(replica: store.replica.value))
         }
+    }
+
+    /// Mine vs theirs for the fields of a conflict (nil without the current match).
+    private func formConflict(_ rejection: MutationRejection) -> FormConflict? {
+        let replica = store.replica.value
+        let current: Match
+        if case .match(let match) = rejection.current {
+            current = match
+        } else if let match = replica.matches[matchID] {
+            current = match
+        } else {
+            return nil
+        }
+        let home = MatchDraft.ordered(homePlayers.value, keeping: original.value.homePlayers, replica)
+        let away = MatchDraft.ordered(awayPlayers.value, keeping: original.value.awayPlayers, replica)
+        let fields = rejection.fields.compactMap { field -> FormConflict.Field? in
+            let label = ConflictAlert.label(field)
+            switch MatchField(rawValue: field) {
+            case .homePlayers:
+                return .init(label: label, mine: replica.names(home), theirs: replica.names(current.homePlayers))
+            case .awayPlayers:
+                return .init(label: label, mine: replica.names(away), theirs: replica.names(current.awayPlayers))
+            case .homeGoals:
+                return .init(label: label, mine: "\(homeGoals.value)", theirs: "\(current.homeGoals)")
+            case .awayGoals:
+                return .init(label: label, mine: "\(awayGoals.value)", theirs: "\(current.awayGoals)")
+            case nil:
+                return nil
+            }
+        }
+        return FormConflict(fields: fields, current: current)
     }
 }

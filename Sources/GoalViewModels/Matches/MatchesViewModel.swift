@@ -14,7 +14,8 @@ public import GoalReactive
 /// alert) if someone else changed the match since. A successful delete triggers a refresh; every error becomes
 /// an alert message. Another client's commit arrives as `RowChanges` without a refresh; rows of matches with a
 /// pending mutation are marked, and a match being created shows at the top, marked pending, until the server
-/// answers.
+/// answers. A pending goal shows the score it will have (optimistic). When another client deletes the selected
+/// match, the cursor moves to a neighbour and `alertMessages` says "A vs B was deleted by someone else".
 ///
 /// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view; every
 /// observation of the store ends with `lifetime` (when the view model is released).
@@ -49,9 +50,26 @@ public final class MatchesViewModel {
     /// - Parameter store: The league (injected; no singletons).
     public init(store: any LeagueStore) {
         self.store = store
-        let feed = ListFeed<MatchRow>(store: store) { replica, pending in
-            MatchesViewModel.rows(replica, pending: PendingSet(pending, replica: replica))
-        }
+        let applied = AppliedHere()
+        // This client's own changeset reaches the replica before its ack empties the outbox: its goals are then
+        // in the replica and must no longer be added optimistically.
+        let feed = ListFeed<MatchRow>(
+            store: store,
+            beforeUpdate: { update in
+                guard case .changeset(let changeset) = update, let id = changeset.mutationID,
+                    id.instance == store.clientInstance
+                else { return }
+                applied.ids.insert(id)
+            },
+            makeRows: { replica, pending in
+                applied.ids.formIntersection(pending.map(\.id))
+                return MatchesViewModel.rows(
+                    replica,
+                    pending: PendingSet(pending, replica: replica),
+                    score: OptimisticScore(pending, replica: replica, applied: applied.ids)
+                )
+            }
+        )
         self.feed = feed
         let (lifetime, token) = Lifetime.make()
         self.lifetime = lifetime
@@ -80,6 +98,9 @@ public final class MatchesViewModel {
             return SignalProducer(value: ())
         }
         lifetime += refreshSignal.observeValues { [weak feed] in feed?.refresh() }
+        lifetime += feed.selectionRemovedByOther.observeValues { [weak feed] row in
+            feed?.alert("\(row.homePlayers) vs \(row.awayPlayers) was deleted by someone else")
+        }
         lifetime += deleteAction.values.observeValues { [weak feed] _ in feed?.refresh() }
         lifetime += deleteAction.errors.observeValues { [weak feed] in
             feed?.alert($0.alertMessage(replica: store.replica.value))
@@ -129,16 +150,24 @@ public final class MatchesViewModel {
         EditMatchViewModel(store: store, matchID: id)
     }
 
-    /// Matches being created first (pending, newest first), then the replica's matches newest first.
-    static func rows(_ replica: ReplicaState, pending: PendingSet) -> [MatchRow] {
+    /// Matches being created first (pending, newest first), then the replica's matches newest first; a match
+    /// with a pending goal change shows the score it will have (`OptimisticScore`), marked pending.
+    static func rows(_ replica: ReplicaState, pending: PendingSet, score: OptimisticScore) -> [MatchRow] {
         (pending.createdMatches + replica.matchesNewestFirst()).map { match in
             MatchRow(
                 id: match.id,
                 homePlayers: replica.names(match.homePlayers),
                 awayPlayers: replica.names(match.awayPlayers),
-                result: "\(match.homeGoals) : \(match.awayGoals)",
+                result: score.result(of: match),
                 isPending: pending.matches.contains(match.id)
             )
         }
     }
+}
+
+/// Ids of this client's pending mutations whose changeset the replica already holds (see `OptimisticScore`).
+/// Main-actor confined, like its view model.
+@MainActor
+private final class AppliedHere {
+    var ids: Set<MutationID> = []
 }

@@ -2,13 +2,20 @@ import GoalClient
 import GoalModel
 
 extension MutationError {
-    /// The alert text for this error: a conflict says which fields someone else changed and what they hold now
-    /// (`ConflictAlert`); any other error its description.
+    /// The alert text for this error, worded as `goal-client` words a refusal: a conflict says which fields
+    /// someone else changed and what they hold now (`ConflictAlert`); any other rejection is
+    /// "refused (code): message" (an unauthorized one adds what to do); an error that is not a rejection (the
+    /// client stopped, the outcome is unknown) its description.
     ///
     /// - Parameters:
     ///   - replica: Where player names come from.
+    /// - Returns: One line for the UI's banner.
     func alertMessage(replica: ReplicaState) -> String {
-        if let rejection, let alert = ConflictAlert(rejection, replica: replica) { return alert.message }
-        return description
+        guard let rejection else { return description }
+        if let alert = ConflictAlert(rejection, replica: replica) { return alert.message }
+        if rejection.code == .unauthorized {
+            return "refused (unauthorized): \(rejection.message); ask an admin for an editor token"
+        }
+        return "refused (\(rejection.code.rawValue)): \(rejection.message)"
     }
 }

@@ -36,8 +36,16 @@ public final class ManagePlayersViewModel {
     public let selectedPlayers: MutableProperty<Set<PlayerID>>
     /// Players that cannot be chosen (they play on the other side).
     public let disabledPlayers: Set<PlayerID>
-    /// Creates a player named `playerName`.
+    /// Creates a player named `playerName`; the new player is chosen (`selectedPlayers`) once the server
+    /// commits it, so a picker can add a player on the spot.
     public let saveAction: Action<Void, MutationAck, MutationError>
+    /// Renames a player (the server checks the name and the role).
+    public let renameAction: Action<PlayerRename, MutationAck, MutationError>
+    /// Deletes a player (admin only; refused while a match references the player).
+    public let deleteAction: Action<ShownEntity<PlayerID>, MutationAck, MutationError>
+    /// What a rename or delete did, worded as `goal-client players rename/delete` words it: "renamed player
+    /// 3f2a9c1e to Bea: committed at r9", "deleted player 3f2a9c1e (Bea): committed at r10".
+    public let notices: Signal<String, Never>
     /// Ends when the view model is released.
     public let lifetime: Lifetime
 
@@ -65,15 +73,47 @@ public final class ManagePlayersViewModel {
         }
         inputIsValid = nameProblem.map { $0 == nil }
         let playerName = self.playerName
+        let selected = selectedPlayers
         saveAction = Action(enabledIf: inputIsValid) { () -> SignalProducer<MutationAck, MutationError> in
-            store.submit(.createPlayer(id: PlayerID(), name: playerName.value), base: store.replica.value.revision)
+            let id = PlayerID()
+            return store.submit(.createPlayer(id: id, name: playerName.value), base: store.replica.value.revision)
+                .on(value: { _ in
+                    if !disabledPlayers.contains(id) { selected.modify { _ = $0.insert(id) } }
+                })
+        }
+        let (notices, noticeInput) = Signal<String, Never>.pipe()
+        self.notices = notices
+        renameAction = Action { (rename: PlayerRename) -> SignalProducer<MutationAck, MutationError> in
+            store.submit(.renamePlayer(id: rename.player.id, name: rename.name), base: rename.player.revision)
+                .on(value: { ack in
+                    noticeInput.send(
+                        value: "renamed player \(rename.player.id.shortID) to \(rename.name): \(ack.summary)"
+                    )
+                })
+        }
+        deleteAction = Action { [weak feed] (player: ShownEntity<PlayerID>) in
+            let name = store.replica.value.players[player.id]?.name ?? player.id.shortID
+            feed?.removingHere.insert(player.id)
+            return store.submit(.deletePlayer(id: player.id), base: player.revision)
+                .on(
+                    terminated: { [weak feed] in feed?.removingHere.remove(player.id) },
+                    value: { ack in
+                        noticeInput.send(value: "deleted player \(player.id.shortID) (\(name)): \(ack.summary)")
+                    }
+                )
         }
         lifetime += refreshSignal.observeValues { [weak feed] in feed?.refresh() }
+        lifetime += feed.selectionRemovedByOther.observeValues { [weak feed] row in
+            feed?.alert("\(row.name) was deleted by someone else")
+        }
         lifetime += saveAction.values.observeValues { [weak feed] _ in
             playerName.value = ""
             feed?.refresh()
         }
-        lifetime += saveAction.errors.observeValues { [weak feed] in feed?.alert($0.description) }
+        for errors in [saveAction.errors, renameAction.errors, deleteAction.errors] {
+            lifetime += errors.observeValues { [weak feed] in feed?.alert($0.alertMessage(replica: store.replica.value))
+            }
+        }
     }
 
     public var numberOfSections: Int { 1 }
@@ -96,6 +136,9 @@ public final class ManagePlayersViewModel {
 
     /// False for disabled players.
     public func canSelectPlayer(_ id: PlayerID) -> Bool { !disabledPlayers.contains(id) }
+
+    /// The player under the cursor as the user sees it now (the input of `deleteAction` and `renameAction`).
+    public var shownPlayerAtCursor: ShownEntity<PlayerID>? { feed.cursor.value.id.flatMap(feed.shown) }
 
     /// The player under the cursor (nil in an empty list).
     public var playerAtCursor: PlayerID? { feed.cursor.value.id }

@@ -2,7 +2,8 @@ public import GoalClient
 public import GoalModel
 public import GoalReactive
 
-/// The rankings (SwiftGoal's `RankingsViewModel`): every player, best rating first, ratings as `"%.2f"`.
+/// The rankings (SwiftGoal's `RankingsViewModel`): every player, best rating first, ratings as `"%.2f"`, with
+/// played, won, drawn and lost beside the rating (as `goal-client rankings`).
 ///
 /// Inputs: `active`, `refreshObserver`, the cursor (`select(_:)`, `moveCursor(by:)`). Outputs: `title`
 /// "Rankings", `contentChanges`, `isLoading`, `alertMessages`, `cursor` (the UI's selection, which follows its
@@ -59,7 +60,11 @@ public final class RankingsViewModel {
             RankingRow(
                 id: rating.playerID,
                 name: replica.players[rating.playerID]?.name ?? "?\(rating.playerID.shortID)",
-                rating: rating.formatted
+                rating: rating.formatted,
+                played: rating.played,
+                won: rating.won,
+                drawn: rating.drawn,
+                lost: rating.lost
             )
         }
     }

@@ -17,6 +17,9 @@ final class EditForm {
     struct Picker {
         let side: Side
         let viewModel: ManagePlayersViewModel
+        /// True while typing a new player's name (`a`): the player is created through the picker's view model
+        /// and chosen on this side once the server commits it ("sharing state between views").
+        var isAddingPlayer = false
     }
 
     let viewModel: EditMatchViewModel
@@ -24,6 +27,8 @@ final class EditForm {
     var picker: Picker?
     /// Called when the save succeeded (the form closes).
     var onSaved: () -> Void = {}
+    /// Shows a message in the banner (a picker's refusals).
+    var onAlert: (String) -> Void = { _ in }
     /// Ends the form's observations when the form goes away.
     let lifetimeToken = Lifetime.Token()
 
@@ -34,6 +39,7 @@ final class EditForm {
     /// Handles one key. - Returns: false when the form should close (Escape outside a picker).
     func handle(_ key: Key) -> Bool {
         if picker != nil { return handlePicker(key) }
+        if viewModel.conflict.value != nil { return handleConflict(key) }
         switch key {
         case .escape: return false
         case .up: field = Field(rawValue: max(field.rawValue - 1, 0)) ?? field
@@ -53,6 +59,17 @@ final class EditForm {
         return true
     }
 
+    /// A conflicted save: t takes theirs (reload), k keeps mine (save again on the new base), escape cancels.
+    private func handleConflict(_ key: Key) -> Bool {
+        switch key {
+        case .character("t"): viewModel.takeTheirs()
+        case .character("k"): viewModel.keepMine()
+        case .escape, .character("q"): return false
+        default: break
+        }
+        return true
+    }
+
     private func adjust(_ delta: Int) {
         switch field {
         case .homeGoals: viewModel.homeGoals.value = max(0, viewModel.homeGoals.value + delta)
@@ -65,12 +82,18 @@ final class EditForm {
         let picker =
             side == .home ? viewModel.manageHomePlayersViewModel() : viewModel.manageAwayPlayersViewModel()
         picker.active.value = true
+        let onAlert = self.onAlert
+        Lifetime(lifetimeToken) += picker.alertMessages.observeValues { onAlert($0) }
         self.picker = Picker(side: side, viewModel: picker)
     }
 
     private func handlePicker(_ key: Key) -> Bool {
         guard let picker else { return true }
+        if picker.isAddingPlayer { return handleNewPlayer(key, picker.viewModel) }
         switch key {
+        case .character("a"):
+            picker.viewModel.playerName.value = ""
+            self.picker?.isAddingPlayer = true
         case .up: picker.viewModel.moveCursor(by: -1)
         case .down: picker.viewModel.moveCursor(by: 1)
         case .character(" "), .character("x"):
@@ -79,6 +102,24 @@ final class EditForm {
             picker.viewModel.active.value = false
             self.picker = nil
         default: break
+        }
+        return true
+    }
+
+    private func handleNewPlayer(_ key: Key, _ viewModel: ManagePlayersViewModel) -> Bool {
+        switch key {
+        case .escape:
+            picker?.isAddingPlayer = false
+        case .enter:
+            viewModel.saveAction.apply(()).startWithResult { [weak self] result in
+                if case .success = result { self?.picker?.isAddingPlayer = false }
+            }
+        case .backspace:
+            viewModel.playerName.modify { if !$0.isEmpty { $0.removeLast() } }
+        case .character(let character):
+            viewModel.playerName.modify { $0.append(character) }
+        default:
+            break
         }
         return true
     }
@@ -105,6 +146,22 @@ final class EditForm {
             lines.append(line)
         }
         lines.append(ScreenLine())
+        if let conflict = viewModel.conflict.value {
+            lines.append(ScreenLine(" Someone else changed this match while you were editing:", .bold))
+            lines.append(
+                ScreenLine("  " + TerminalText.fit("FIELD", 14) + TerminalText.fit("MINE", 24) + "THEIRS", .bold)
+            )
+            for field in conflict.fields {
+                lines.append(
+                    ScreenLine(
+                        "  " + TerminalText.fit(field.label, 14) + TerminalText.fit(TerminalText.escape(field.mine), 24)
+                            + TerminalText.escape(field.theirs)
+                    )
+                )
+            }
+            lines.append(ScreenLine("  t take theirs (reload)   k keep mine (save again with s)   esc cancel", .bold))
+            return lines
+        }
         let valid = viewModel.inputIsValid.value
         let changes = viewModel.hasChanges.value
         lines.append(
@@ -115,7 +172,17 @@ final class EditForm {
         )
         if let picker {
             lines.append(ScreenLine())
-            lines.append(ScreenLine(" Pick \(picker.side.rawValue) players (space: toggle, enter: done)", .bold))
+            lines.append(
+                ScreenLine(" Pick \(picker.side.rawValue) players (space: toggle, a: add a player, enter: done)", .bold)
+            )
+            if picker.isAddingPlayer {
+                var line = ScreenLine("  New player: ", .bold)
+                line.append(TerminalText.escape(picker.viewModel.playerName.value) + "_")
+                if let problem = picker.viewModel.nameProblem.value, !picker.viewModel.playerName.value.isEmpty {
+                    line.append("  (\(TerminalText.escape(problem)))", .dim)
+                }
+                lines.append(line)
+            }
             let rows = picker.viewModel.rows
             let cursor = picker.viewModel.cursor.value.row ?? 0
             let room = max(height - lines.count, 1)

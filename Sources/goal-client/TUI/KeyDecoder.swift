@@ -5,6 +5,8 @@ enum Key: Equatable, Sendable {
     case tab, backTab
     case enter, escape, backspace
     case controlC
+    /// Ctrl-Z: suspend (raw mode turns it into a byte, like Ctrl-C).
+    case controlZ
     case pageUp, pageDown, home, end
 }
 
@@ -46,6 +48,9 @@ struct KeyDecoder {
                 }
             case 0x03:
                 keys.append(.controlC)
+                index += 1
+            case 0x1A:
+                keys.append(.controlZ)
                 index += 1
             case 0x09:
                 keys.append(.tab)

@@ -9,6 +9,10 @@ extension LiveApp {
             quit()
             return
         }
+        if key == .controlZ {
+            suspend()
+            return
+        }
         switch mode {
         case .help:
             mode = .browse
@@ -20,6 +24,13 @@ extension LiveApp {
             mode = .browse
         case .newPlayer:
             handleNewPlayer(key)
+        case .renamePlayer(let player, let name):
+            handleRename(key, player: player, name: name)
+        case .confirmDeletePlayer(let player):
+            if key == .character("y"), players.rows.contains(where: { $0.id == player.id }) {
+                players.deleteAction.apply(player).start()
+            }
+            mode = .browse
         case .edit(let form):
             if !form.handle(key) { mode = .browse }
         case .browse:
@@ -43,6 +54,23 @@ extension LiveApp {
         }
     }
 
+    /// The rename prompt: typing edits the name, enter renames (the prompt closes once the server commits; a
+    /// refusal shows in the banner and the prompt stays), escape cancels.
+    private func handleRename(_ key: Key, player: ShownEntity<PlayerID>, name: String) {
+        switch key {
+        case .escape:
+            mode = .browse
+        case .enter:
+            players.renameAction.apply(PlayerRename(player: player, name: name)).start()
+        case .backspace:
+            mode = .renamePlayer(player, String(name.dropLast()))
+        case .character(let character):
+            mode = .renamePlayer(player, name + String(character))
+        default:
+            break
+        }
+    }
+
     private func handleBrowse(_ key: Key) {
         switch key {
         case .character("q"):
@@ -56,12 +84,17 @@ extension LiveApp {
         case .character("3"): tab = .players
         case .up, .character("k"): moveSelection(-1)
         case .down, .character("j"): moveSelection(1)
-        case .pageUp: moveSelection(-10)
-        case .pageDown: moveSelection(10)
+        case .pageUp: moveSelection(-pageSize)
+        case .pageDown: moveSelection(pageSize)
+        case .home, .character("g"): moveSelection(-Self.farAway)
+        case .end, .character("G"): moveSelection(Self.farAway)
+        case .enter: openSelected()
         case .left where tab == .matches: scoringSide = .home
         case .right where tab == .matches: scoringSide = .away
         case .character("?"): mode = .help
         case .character("r"):
+            // Not live: reconnect now (skip the countdown, or start a stopped client) before refreshing.
+            if connection.isStale.value { connection.reconnectNow() }
             switch tab {
             case .matches: matches.refreshObserver.send(value: ())
             case .rankings: rankings.refreshObserver.send(value: ())
@@ -80,6 +113,11 @@ extension LiveApp {
         case .character("d") where tab == .matches:
             guard let match = matches.selectedMatch else { return }
             mode = .confirmDelete(match)
+        case .character("e") where tab == .players:
+            renameSelectedPlayer()
+        case .character("d") where tab == .players:
+            guard let player = players.shownPlayerAtCursor else { return }
+            mode = .confirmDeletePlayer(player)
         case .character("+") where tab == .matches, .character("=") where tab == .matches:
             score(1)
         case .character("-") where tab == .matches:
@@ -87,6 +125,34 @@ extension LiveApp {
         default:
             break
         }
+    }
+
+    /// Further than any list is long: Home/End move by it (the cursor clamps to the list).
+    static let farAway = 1_000_000
+
+    /// The rows a PageUp/PageDown moves: one screen of list rows.
+    var pageSize: Int { max(Terminal.size.rows - Self.chromeRows - 1, 1) }
+
+    /// Enter: opens the selected row (a match's edit form; a player's rename prompt; a ranking's player on the
+    /// Players tab).
+    private func openSelected() {
+        switch tab {
+        case .matches:
+            guard let id = matches.cursor.value.id else { return }
+            openForm(matches.editViewModel(for: id))
+        case .rankings:
+            guard let id = rankings.cursor.value.id else { return }
+            tab = .players
+            players.select(id)
+        case .players:
+            renameSelectedPlayer()
+        }
+    }
+
+    private func renameSelectedPlayer() {
+        guard let player = players.shownPlayerAtCursor, let row = players.rows.first(where: { $0.id == player.id })
+        else { return }
+        mode = .renamePlayer(player, row.name)
     }
 
     /// The selected row of the current tab (its view model's cursor, which follows its entity).
@@ -113,10 +179,12 @@ extension LiveApp {
             mode = .browse
             setNeedsDisplay()
         }
+        form.onAlert = { [weak self] in self?.show(alert: $0) }
         let lifetime = Lifetime(form.lifetimeToken)
         lifetime += viewModel.alertMessages.observeValues { [weak self] in self?.show(alert: $0) }
         lifetime += viewModel.homePlayersString.signal.observeValues { [weak self] _ in self?.setNeedsDisplay() }
         lifetime += viewModel.awayPlayersString.signal.observeValues { [weak self] _ in self?.setNeedsDisplay() }
+        lifetime += viewModel.conflict.signal.observeValues { [weak self] _ in self?.setNeedsDisplay() }
         mode = .edit(form)
     }
 

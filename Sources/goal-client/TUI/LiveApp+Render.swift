@@ -6,7 +6,9 @@ import GoalViewModels
 /// Drawing: the frame is a function of the view models' outputs and the UI state; `ScreenRenderer` writes only
 /// the lines that changed. Everything from the server is escaped here.
 extension LiveApp {
-    static let keyHints = "n new  e edit  d del  +/- goal  ←/→ side  p player  r refresh  ? keys  q quit"
+    static let keyHints = "enter open  n new  d del  +/- goal  ←/→ side  p player  r refresh  ? keys  q quit"
+    /// Lines that are not the list: tab bar, banner, prompt, status.
+    static let chromeRows = 4
 
     func frame(columns: Int, rows: Int) -> [ScreenLine] {
         var lines: [ScreenLine] = [tabBar()]
@@ -16,12 +18,13 @@ extension LiveApp {
             banner = nil
             lines.append(ScreenLine())
         }
-        let bodyHeight = max(rows - 4, 1)
+        let bodyHeight = max(rows - Self.chromeRows, 1)
         var body: [ScreenLine]
         switch mode {
         case .help: body = helpLines()
         case .edit(let form): body = form.lines(height: bodyHeight)
-        case .browse, .confirmDelete, .newPlayer: body = listLines(height: bodyHeight)
+        case .browse, .confirmDelete, .newPlayer, .renamePlayer, .confirmDeletePlayer:
+            body = listLines(height: bodyHeight, columns: columns)
         }
         body = Array(body.prefix(bodyHeight))
         while body.count < bodyHeight { body.append(ScreenLine()) }
@@ -50,6 +53,17 @@ extension LiveApp {
                 " Delete \(TerminalText.escape(match.homePlayers)) \(match.result) \(TerminalText.escape(match.awayPlayers))? y/n",
                 .bold
             )
+        case .renamePlayer(let player, let name):
+            let old = players.rows.first { $0.id == player.id }?.name ?? player.id.shortID
+            var line = ScreenLine(" Rename \(TerminalText.escape(old)) to: ", .bold)
+            line.append(TerminalText.escape(name) + "_")
+            line.append("  (enter renames, esc cancels)", .dim)
+            return line
+        case .confirmDeletePlayer(let player):
+            guard let row = players.rows.first(where: { $0.id == player.id }) else {
+                return ScreenLine(" That player was deleted meanwhile. Any key continues.", .bold)
+            }
+            return ScreenLine(" Delete player \(TerminalText.escape(row.name))? y/n", .bold)
         case .newPlayer:
             var line = ScreenLine(" New player: ", .bold)
             line.append(TerminalText.escape(players.playerName.value) + "_")
@@ -57,6 +71,8 @@ extension LiveApp {
                 line.append("  (\(TerminalText.escape(problem)))", .dim)
             }
             return line
+        case .edit(let form) where form.viewModel.conflict.value != nil:
+            return ScreenLine(" t take theirs  k keep mine  esc cancel", .dim)
         case .edit:
             return ScreenLine(" ↑/↓ field  enter pick players  +/- goals  s save  esc cancel", .dim)
         default:
@@ -64,12 +80,23 @@ extension LiveApp {
         }
     }
 
+    /// The connection at a glance: a coloured marker whose text reads without colour, the status words (a
+    /// ticking countdown while reconnecting), server, revision, the round-trip time once, pending edits.
     private func statusLine() -> ScreenLine {
-        var line = ScreenLine(" \(connection.statusText.value) ", .reverse)
-        line.append("  \(TerminalText.escape(connection.server))  \(connection.revisionText.value)")
-        line.append("  rtt \(connection.roundTripText.value)")
+        let style: Style =
+            switch connection.phase.value {
+            case .live: .live
+            case .connecting: .connecting
+            case .reconnecting: .reconnecting
+            case .stopped: .stopped
+            }
+        var line = ScreenLine(" \(connection.marker.value) ", style)
+        line.append(" \(TerminalText.escape(connection.summary.value))", .bold)
+        if connection.isStale.value { line.append("  r: reconnect now", .dim) }
         let pending = connection.pendingCount.value
         if pending > 0 { line.append("  \(pending) pending", .pending) }
+        line.append("  \(TerminalText.escape(connection.server))  \(connection.revisionText.value)")
+        if connection.phase.value == .live { line.append("  rtt \(connection.roundTripText.value)") }
         return line
     }
 
@@ -77,82 +104,26 @@ extension LiveApp {
         [
             ScreenLine(" Keys", .bold),
             ScreenLine("  tab / 1 2 3     switch tabs (Matches · Rankings · Players)"),
-            ScreenLine("  ↑ ↓             select a row"),
+            ScreenLine("  ↑ ↓  k j        select a row"),
+            ScreenLine("  PgUp PgDn       a page up or down"),
+            ScreenLine("  Home End  g G   first or last row"),
+            ScreenLine("  enter           open the selected row (edit a match; a ranking's player)"),
             ScreenLine("  n               new match (pick players, set the score, s saves)"),
             ScreenLine("  e               edit the selected match"),
             ScreenLine("  d               delete the selected match (asks first)"),
             ScreenLine("  + -             add or take a goal on the selected match"),
             ScreenLine("  ← →             choose the side + and - score (home / away)"),
             ScreenLine("  p               add a player"),
-            ScreenLine("  r               refresh"),
+            ScreenLine("  e  enter        (Players) rename the selected player"),
+            ScreenLine("  d               (Players) delete the selected player (admin; asks first)"),
+            ScreenLine("  r               refresh; reconnect now while reconnecting or stopped"),
+            ScreenLine("  Ctrl-Z          suspend (fg resumes)"),
             ScreenLine("  q  Ctrl-C       quit"),
             ScreenLine(),
-            ScreenLine("  * marks edits not yet confirmed by the server; highlighted rows were just"),
-            ScreenLine("    changed by someone else.  Any key closes this help."),
+            ScreenLine("  * marks edits not yet confirmed by the server (a pending goal shows the score"),
+            ScreenLine("    it will have); highlighted rows were just changed by someone else; dim rows"),
+            ScreenLine("    may be out of date: [LIVE] [CONNECTING] [RECONNECTING] [STOPPED] say why."),
+            ScreenLine("    Any key closes this help."),
         ]
-    }
-
-    private func listLines(height: Int) -> [ScreenLine] {
-        let now = Date()
-        func isChanged(_ id: String) -> Bool { (changed[id] ?? .distantPast) > now }
-        var header: ScreenLine
-        var rows: [(ScreenLine, String)] = []
-        switch tab {
-        case .matches:
-            let sideMark = scoringSide == .home ? "[home]" : "[away]"
-            header = ScreenLine(
-                " " + TerminalText.fit("HOME", 30) + "  SCORE   " + TerminalText.fit("AWAY", 30) + " ±" + sideMark,
-                .bold
-            )
-            rows = matches.rows.map { row in
-                var line = ScreenLine(row.isPending ? "*" : " ", .pending)
-                line.append(TerminalText.fit(TerminalText.escape(row.homePlayers), 30) + "  ")
-                line.append(TerminalText.fit(row.result, 8))
-                line.append(TerminalText.escape(row.awayPlayers))
-                return (line, row.id.description)
-            }
-        case .rankings:
-            header = ScreenLine("  #   " + TerminalText.fit("PLAYER", 40) + "  RATING", .bold)
-            rows = rankings.rows.enumerated().map { index, row in
-                let rank = String(repeating: " ", count: max(0, 3 - String(index + 1).count)) + String(index + 1)
-                let line = ScreenLine(
-                    " \(rank)  " + TerminalText.fit(TerminalText.escape(row.name), 40) + "  "
-                        + String(repeating: " ", count: max(0, 6 - row.rating.count)) + row.rating
-                )
-                return (line, row.id.description)
-            }
-        case .players:
-            header = ScreenLine(" PLAYER", .bold)
-            rows = players.rows.map { row in
-                var line = ScreenLine(row.isPending ? "*" : " ", .pending)
-                line.append(TerminalText.escape(row.name))
-                return (line, row.id.description)
-            }
-        }
-        var lines = [header]
-        if rows.isEmpty {
-            let hint =
-                switch tab {
-                case .matches: "  No matches yet: press n to add one."
-                case .rankings: "  No players yet."
-                case .players: "  No players yet: press p to add one."
-                }
-            lines.append(ScreenLine(hint, .dim))
-            return lines
-        }
-        let selected = min(selectedRow() ?? 0, rows.count - 1)
-        let room = max(height - 1, 1)
-        let start = max(0, min(selected - room + 1, rows.count - room))
-        for index in rows.indices.dropFirst(max(start, 0)).prefix(room) {
-            let (line, id) = rows[index]
-            if index == selected {
-                lines.append(line.styled(.selected))
-            } else if isChanged(id) {
-                lines.append(line.styled(.changed))
-            } else {
-                lines.append(line)
-            }
-        }
-        return lines
     }
 }

@@ -30,6 +30,10 @@ final class LiveApp {
         /// The match the user chose to delete, as they saw it (the prompt and `y` follow it, not a row).
         case confirmDelete(ShownEntity<MatchID>)
         case newPlayer
+        /// Renaming a player as the user saw it: the name typed so far.
+        case renamePlayer(ShownEntity<PlayerID>, String)
+        /// The player the user chose to delete, as they saw it.
+        case confirmDeletePlayer(ShownEntity<PlayerID>)
         case edit(EditForm)
     }
 
@@ -48,8 +52,8 @@ final class LiveApp {
     /// Rows someone else changed, highlighted until the date.
     var changed: [String: Date] = [:]
     var onQuit: () -> Void = {}
-    private var decoder = KeyDecoder()
-    private var sources: [any DispatchSourceProtocol] = []
+    var decoder = KeyDecoder()
+    var sources: [any DispatchSourceProtocol] = []
     private var needsDisplay = false
     private let lifetime = Lifetime.Token()
 
@@ -58,7 +62,8 @@ final class LiveApp {
         matches = MatchesViewModel(store: store)
         rankings = RankingsViewModel(store: store)
         players = ManagePlayersViewModel(store: store)
-        connection = ConnectionViewModel(store: store)
+        let client = store.client
+        connection = ConnectionViewModel(store: store, clock: QueueScheduler.main) { client.reconnectNow() }
         renderer = ScreenRenderer(colors: colors)
     }
 
@@ -88,15 +93,26 @@ final class LiveApp {
         lifetime += matches.contentChanges.observeValues { _ in redraw() }
         lifetime += rankings.contentChanges.observeValues { _ in redraw() }
         lifetime += players.contentChanges.observeValues { _ in redraw() }
-        lifetime += connection.statusText.signal.observeValues { _ in redraw() }
+        lifetime += connection.summary.signal.observeValues { _ in redraw() }
+        lifetime += connection.phase.signal.observeValues { _ in redraw() }
+        lifetime += connection.roundTripText.signal.observeValues { _ in redraw() }
         lifetime += connection.revisionText.signal.observeValues { _ in redraw() }
         lifetime += connection.pendingCount.signal.observeValues { _ in redraw() }
         lifetime += players.playerName.signal.observeValues { _ in redraw() }
-        for alerts in [matches.alertMessages, rankings.alertMessages, players.alertMessages, connection.alertMessages] {
+        let messages = [
+            matches.alertMessages, rankings.alertMessages, players.alertMessages, players.notices,
+            connection.alertMessages,
+        ]
+        for alerts in messages {
             lifetime += alerts.observeValues { [weak self] in self?.show(alert: $0) }
         }
         lifetime += players.saveAction.values.observeValues { [weak self] _ in
             guard let self, case .newPlayer = mode else { return }
+            mode = .browse
+            setNeedsDisplay()
+        }
+        lifetime += players.renameAction.values.observeValues { [weak self] _ in
+            guard let self, case .renamePlayer = mode else { return }
             mode = .browse
             setNeedsDisplay()
         }
@@ -147,49 +163,5 @@ final class LiveApp {
         guard terminal.isActive else { return }
         let size = Terminal.size
         renderer.draw(frame(columns: size.columns, rows: size.rows), columns: size.columns, rows: size.rows)
-    }
-
-    private func startInput() {
-        // Blocking stdin: the source fires only when input is ready, so each read returns at once.
-        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
-        input.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.readInput() }
-        }
-        input.resume()
-        sources.append(input)
-        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .main)
-        signal(SIGWINCH, SIG_IGN)
-        resize.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.renderer.invalidate()
-                self?.setNeedsDisplay()
-            }
-        }
-        resize.resume()
-        sources.append(resize)
-        for number in [SIGINT, SIGTERM, SIGHUP] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.quit() }
-            }
-            source.resume()
-            sources.append(source)
-        }
-    }
-
-    private func readInput() {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-        if count == 0 {
-            quit()
-            return
-        }
-        guard count > 0 else { return }
-        for key in decoder.decode(Array(buffer[..<count])) {
-            handle(key)
-            guard terminal.isActive else { return }
-        }
-        setNeedsDisplay()
     }
 }

@@ -10,6 +10,12 @@ enum Style: Sendable, Equatable {
     case selected
     /// Marks for pending edits.
     case pending
+    /// The selected row when someone else just changed it.
+    case selectedChanged
+    /// Data that may be out of date (not live).
+    case stale
+    /// The connection marker, one colour per phase (the marker's text carries the phase without colour).
+    case live, connecting, reconnecting, stopped
 
     func sgr(colors: Bool) -> String {
         switch self {
@@ -20,6 +26,12 @@ enum Style: Sendable, Equatable {
         case .changed: colors ? "\u{1B}[30;43m" : "\u{1B}[1;4m"
         case .banner: colors ? "\u{1B}[97;41m" : "\u{1B}[7;1m"
         case .pending: colors ? "\u{1B}[36m" : "\u{1B}[1m"
+        case .selectedChanged: colors ? "\u{1B}[7;33m" : "\u{1B}[7;1;4m"
+        case .stale: "\u{1B}[2m"
+        case .live: colors ? "\u{1B}[30;42m" : "\u{1B}[7m"
+        case .connecting: colors ? "\u{1B}[30;46m" : "\u{1B}[7m"
+        case .reconnecting: colors ? "\u{1B}[30;43m" : "\u{1B}[7;1m"
+        case .stopped: colors ? "\u{1B}[97;41m" : "\u{1B}[7;1m"
         }
     }
 }

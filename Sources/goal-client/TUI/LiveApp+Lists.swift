@@ -1,0 +1,107 @@
+import Foundation
+import GoalModel
+import GoalReactive
+import GoalViewModels
+
+/// Drawing the list of the current tab: columns sized to the terminal's width, the selection (highlighted too
+/// when someone else just changed it), rows dimmed while the data may be stale, and the scroll position.
+extension LiveApp {
+    func listLines(height: Int, columns: Int) -> [ScreenLine] {
+        let (title, rows) = tableRows(columns: columns)
+        guard !rows.isEmpty else {
+            let hint =
+                switch tab {
+                case .matches: "  No matches yet: press n to add one."
+                case .rankings: "  No players yet."
+                case .players: "  No players yet: press p to add one."
+                }
+            return [title, ScreenLine(hint, .dim)]
+        }
+        let now = Date()
+        let stale = connection.isStale.value
+        let selected = min(selectedRow() ?? 0, rows.count - 1)
+        let room = max(height - 1, 1)
+        let start = max(0, min(selected - room + 1, rows.count - room))
+        var lines = [Self.withPosition(title, "\(selected + 1)/\(rows.count)", columns: columns)]
+        for index in rows.indices.dropFirst(start).prefix(room) {
+            let (line, id) = rows[index]
+            let isChanged = (changed[id] ?? .distantPast) > now
+            switch (index == selected, isChanged) {
+            case (true, true): lines.append(line.styled(.selectedChanged))
+            case (true, false): lines.append(line.styled(.selected))
+            case (false, true): lines.append(line.styled(.changed))
+            case (false, false): lines.append(stale ? line.styled(.stale) : line)
+            }
+        }
+        return lines
+    }
+
+    /// The header and rows of the current tab, each row with its entity's id.
+    private func tableRows(columns: Int) -> (ScreenLine, [(ScreenLine, String)]) {
+        switch tab {
+        case .matches:
+            let side = (max(columns, 40) - 1 - 2 - 9) / 2
+            let sideMark = scoringSide == .home ? "[home]" : "[away]"
+            let header = ScreenLine(
+                " " + TerminalText.fit("HOME", side) + "  SCORE    " + TerminalText.fit("AWAY", side - 14) + " ±"
+                    + sideMark,
+                .bold
+            )
+            return (
+                header,
+                matches.rows.map { row in
+                    var line = ScreenLine(row.isPending ? "*" : " ", .pending)
+                    line.append(TerminalText.fit(TerminalText.escape(row.homePlayers), side) + "  ")
+                    line.append(TerminalText.fit(row.result, 9))
+                    line.append(TerminalText.fit(TerminalText.escape(row.awayPlayers), side))
+                    return (line, row.id.description)
+                }
+            )
+        case .rankings:
+            // "  #  " + name + "  RATING  PLAYED  WON  DRAWN  LOST"
+            let name = max(columns - 6 - 38, 10)
+            let header = ScreenLine(
+                "  #   " + TerminalText.fit("PLAYER", name) + "  RATING  PLAYED   WON  DRAWN  LOST",
+                .bold
+            )
+            return (
+                header,
+                rankings.rows.enumerated().map { index, row in
+                    let line = ScreenLine(
+                        " " + Self.right("\(index + 1)", 3) + "  "
+                            + TerminalText.fit(TerminalText.escape(row.name), name)
+                            + "  " + Self.right(row.rating, 6) + "  " + Self.right("\(row.played)", 6) + "  "
+                            + Self.right("\(row.won)", 4) + "  " + Self.right("\(row.drawn)", 5) + "  "
+                            + Self.right("\(row.lost)", 4)
+                    )
+                    return (line, row.id.description)
+                }
+            )
+        case .players:
+            return (
+                ScreenLine(" PLAYER", .bold),
+                players.rows.map { row in
+                    var line = ScreenLine(row.isPending ? "*" : " ", .pending)
+                    line.append(TerminalText.fit(TerminalText.escape(row.name), max(columns - 2, 1)))
+                    return (line, row.id.description)
+                }
+            )
+        }
+    }
+
+    /// `text` right-aligned in `width` columns.
+    static func right(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    /// The header with the scroll position ("3/12") at the right edge (the header is cut to make room).
+    static func withPosition(_ header: ScreenLine, _ position: String, columns: Int) -> ScreenLine {
+        let text = header.segments.map(\.text).joined()
+        let room = max(columns - position.count - 2, 1)
+        let cut = TerminalText.fit(text, room)
+        var line = ScreenLine(cut, header.segments.first?.style ?? .bold)
+        line.append(String(repeating: " ", count: max(1, columns - TerminalText.width(cut) - position.count - 1)))
+        line.append(position, .dim)
+        return line
+    }
+}
