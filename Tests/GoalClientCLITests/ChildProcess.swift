@@ -39,6 +39,10 @@ struct ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 1, stdout ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         }
         posix_spawn_file_actions_addopen(&actions, 2, stderr ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else of this test process: parallel tests' in-process daemons have listening sockets open, and a
+        // child that inherits one (the long-lived tmux server above all) keeps that port accepting connections
+        // after its daemon stopped, which a restart test then reaches.
+        _ = closeFrom?(&actions, 3)  // glibc ≥ 2.34 has it; without it the child inherits as before
         // A clean signal state: the test process's threads block and ignore signals, and a child (the tmux server
         // above all) would inherit that.
         var attributes = posix_spawnattr_t()
@@ -102,3 +106,14 @@ struct ChildProcess: Sendable {
 struct ChildProcessError: Error {
     let message: String
 }
+
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not export: looked up
+/// at run time, nil where the C library lacks it.
+private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+    else { return nil }
+    return unsafeBitCast(
+        symbol,
+        to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self
+    )
+}()

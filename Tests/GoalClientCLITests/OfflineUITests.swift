@@ -17,11 +17,11 @@ struct OfflineUITests {
                 try await tmux.start("ui", command: league.client.shellCommand())
                 let cached = try await tmux.waitFor("ui") { LiveUITests.row($0, "Alice", "0 : 0", "Bob") }
                 #expect(cached.held, "the saved league never showed: \(cached.screen)")
-                #expect(!cached.screen.contains("live"), "\(cached.screen)")
+                #expect(!cached.screen.contains("[LIVE]"), "\(cached.screen)")
                 #expect(cached.screen.contains("r3"), "\(cached.screen)")
 
                 try await league.restart()
-                let live = try await tmux.waitFor("ui", within: 60) { $0.contains("live") }
+                let live = try await tmux.waitFor("ui", within: 60) { $0.contains("[LIVE]") }
                 #expect(live.held, "the UI never went live: \(live.screen)")
 
                 // Live for real: another client's goal arrives.

@@ -81,7 +81,7 @@ extension LiveApp {
     }
 
     /// The connection at a glance: a coloured marker whose text reads without colour, the status words (a
-    /// ticking countdown while reconnecting), server, revision, the round-trip time once, pending edits.
+    /// ticking countdown while reconnecting), revision (before the server, which a narrow terminal cuts), server, the round-trip time once, pending edits.
     private func statusLine() -> ScreenLine {
         let style: Style =
             switch connection.phase.value {
@@ -95,7 +95,7 @@ extension LiveApp {
         if connection.isStale.value { line.append("  r: reconnect now", .dim) }
         let pending = connection.pendingCount.value
         if pending > 0 { line.append("  \(pending) pending", .pending) }
-        line.append("  \(TerminalText.escape(connection.server))  \(connection.revisionText.value)")
+        line.append("  \(connection.revisionText.value)  \(TerminalText.escape(connection.server))")
         if connection.phase.value == .live { line.append("  rtt \(connection.roundTripText.value)") }
         return line
     }
