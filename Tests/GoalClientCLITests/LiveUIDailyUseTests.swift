@@ -138,6 +138,11 @@ struct LiveUIDailyUseTests {
         // Each phase has its colour (yellow: reconnecting; green: live), beside the text marker.
         let yellow = try await tmux.waitForStyled("a") { $0.contains("\u{1B}[43m [RECONNECTING] ") }
         #expect(yellow.held, "\(yellow.screen)")
+        // Stale data is dimmed: on the Rankings tab the row that is not selected (the selected one is reversed).
+        try await tmux.send("a", "2")
+        let dimmed = try await tmux.waitForStyled("a") { Self.isDimmed("2  Bob", in: $0) }
+        #expect(dimmed.held, "the stale rows are not dimmed: \(dimmed.screen)")
+        try await tmux.send("a", "1")
 
         // A goal while down: the score it will have, marked pending.
         try await tmux.send("a", "+")
@@ -164,7 +169,9 @@ struct LiveUIDailyUseTests {
         try await tmux.send("a", "q")
     }
 
-    @Test("players renamed and deleted from the Players tab; Enter opens a match; g/G and the position (points 6, 8)")
+    @Test(
+        "players renamed and deleted from the Players tab; Enter opens a match; g/G, PageUp/PageDown and the position (points 6, 8)"
+    )
     func playersTabAndNavigation() async throws {
         try await withTestDaemon { daemon in
             let admin = try ClientEnvironment.make(daemon, token: daemon.tokens.admin)
@@ -183,6 +190,13 @@ struct LiveUIDailyUseTests {
                 try await tmux.send("a", "Escape", "3", "G")
                 let last = try await tmux.waitFor("a") { $0.contains("3/3") && $0.contains("Zoe") }
                 #expect(last.held, "\(last.screen)")
+                // PageUp and PageDown move by a screen (here: to the first and the last row).
+                try await tmux.send("a", "PPage")
+                let top = try await tmux.waitFor("a") { $0.contains("1/3") }
+                #expect(top.held, "\(top.screen)")
+                try await tmux.send("a", "NPage")
+                let bottom = try await tmux.waitFor("a") { $0.contains("3/3") }
+                #expect(bottom.held, "\(bottom.screen)")
 
                 // Rename Zoe to Zed.
                 try await tmux.send("a", "e")
@@ -323,6 +337,16 @@ struct LiveUIDailyUseTests {
     }
 
     /// N of "reconnecting in N s" on the screen.
+    /// Whether `row` is drawn dim in a styled capture: tmux writes the attributes in force as one reset-and-set
+    /// sequence (`ESC[0;2m`), possibly at the end of the line before, then only colour sequences.
+    static func isDimmed(_ row: String, in styled: String) -> Bool {
+        guard let at = styled.range(of: row) else { return false }
+        let before = styled[..<at.lowerBound]
+        guard let reset = before.range(of: "\u{1B}[0", options: .backwards) else { return false }
+        let attributes = before[reset.lowerBound...].prefix { $0 != "m" }.split(separator: ";").dropFirst()
+        return attributes.contains("2") || before[reset.lowerBound...].contains("\u{1B}[2m")
+    }
+
     static func countdown(_ screen: String) -> Int? {
         guard let range = screen.range(of: "reconnecting in ") else { return nil }
         return Int(screen[range.upperBound...].prefix { $0.isNumber })
