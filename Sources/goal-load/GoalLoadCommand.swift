@@ -56,7 +56,7 @@ struct GoalLoad: AsyncParsableCommand {
         if options.json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = (try? encoder.encode(report)) ?? Data("{}".utf8)
+            let data = (try? encoder.encode(report)) ?? Data("{}".utf8)  // plain numbers and strings: cannot fail
             StandardStreams.out(String(decoding: data, as: UTF8.self))
         } else {
             StandardStreams.out(report.text)
