@@ -44,8 +44,8 @@ struct JSONLogHandler: LogHandler {
     static func line(_ fields: [String: String]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // A [String: String] always encodes; were it not to, the line says so instead of vanishing.
-        guard let data = try? encoder.encode(fields) else { return "{\"message\":\"unencodable log line\"}" }
+        let encoded = try? encoder.encode(fields)  // a [String: String] always encodes; else the line says so below
+        guard let data = encoded else { return "{\"message\":\"unencodable log line\"}" }
         return String(decoding: data, as: UTF8.self)
     }
 }
