@@ -158,7 +158,7 @@ let package = Package(
         .executableTarget(
             name: "goald",
             dependencies: [
-                "GoalServer", "GoalStore", "GoalModel", "GoalWire", "GoalPostgres", "GoalCommandLine",
+                "GoalServer", "GoalStore", "GoalModel", "GoalPostgres", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
@@ -242,7 +242,7 @@ let package = Package(
         .testTarget(
             name: "GoaldTests",
             dependencies: [
-                "goald", "GoalServer", "GoalStore", "GoalTestSupport", "GoalPostgres",
+                "goald", "GoalServer", "GoalStore", "GoalTestSupport", "GoalPostgres", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -251,7 +251,7 @@ let package = Package(
             name: "GoalClientCLITests",
             dependencies: [
                 "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalClientSQLite",
-                "GoalTransport", "GoalViewModels",
+                "GoalTransport", "GoalViewModels", "GoalCommandLine",
             ],
             swiftSettings: strictSettings
         ),

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GoalCommandLine
-import GoalWire
 
 /// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
 /// `status`, `tail` and `login` for people and scripts.

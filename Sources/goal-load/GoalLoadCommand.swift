@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GoalCommandLine
-import GoalWire
 
 /// The goal-load executable: S subscribers and W writers against a live goald, a progress line, a final report,
 /// and a convergence proof by chained digest.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import GoalCommandLine
-import GoalWire
 
 /// The goald executable: `serve` (the default), `token`, `check-config`, `backup`, `restore`, `migrate`.
 ///

@@ -299,6 +299,8 @@ struct LiveUIDailyUseTests {
                 }
                 #expect(conflict.held, "B shows no mine vs theirs: \(conflict.screen)")
                 #expect(!conflict.screen.contains("ready to save"), "\(conflict.screen)")
+                #expect(conflict.screen.contains("Someone else changed home goals"), "no banner: \(conflict.screen)")
+                #expect(conflict.screen.contains("Now: home goals: 1"), "\(conflict.screen)")
                 try await tmux.send("b", "k")
                 let rebased = try await tmux.waitFor("b") { $0.contains("ready to save") }
                 #expect(rebased.held, "\(rebased.screen)")

@@ -48,38 +48,6 @@ struct LiveUITests {
         }
     }
 
-    @Test("a conflicting edit shows the conflict banner")
-    func conflictBanner() async throws {
-        try await withTestDaemon { daemon in
-            let editor = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
-            for name in ["Alice", "Bob"] {
-                #expect(try await editor.run(["players", "add", name]).status == 0)
-            }
-            #expect(try await editor.run(["matches", "add", "--home", "Alice", "--away", "Bob"]).status == 0)
-            try await withTmux { tmux in
-                try await tmux.start("a", command: editor.shellCommand())
-                try await tmux.start("b", command: editor.with(token: daemon.tokens.editor2).shellCommand())
-                for pane in ["a", "b"] {
-                    let ready = try await tmux.waitFor(pane) { Self.row($0, "Alice", "0 : 0", "Bob") }
-                    #expect(ready.held, "\(pane): \(ready.screen)")
-                    try await tmux.send(pane, "e")
-                    let form = try await tmux.waitFor(pane) { $0.contains("Edit Match") }
-                    #expect(form.held, "\(pane): \(form.screen)")
-                }
-                // A sets home goals to 1 and saves; B, editing from the same base, sets them to 2.
-                try await tmux.send("a", "Down", "Down", "+", "s")
-                let saved = try await tmux.waitFor("a") { Self.row($0, "Alice", "1 : 0", "Bob") }
-                #expect(saved.held, "A: \(saved.screen)")
-                try await tmux.send("b", "Down", "Down", "+", "+", "s")
-                let banner = try await tmux.waitFor("b") { $0.contains("Someone else changed home goals") }
-                #expect(banner.held, "B: \(banner.screen)")
-                #expect(banner.screen.contains("Now: home goals: 1"))
-                try await tmux.send("a", "q")
-                try await tmux.send("b", "Escape", "q")
-            }
-        }
-    }
-
     @Test("a delete prompt keeps its match when another client's match arrives above it (issue 14, point 7)")
     func deletePromptFollowsItsMatch() async throws {
         try await withTestDaemon { daemon in
@@ -141,7 +109,9 @@ struct LiveUITests {
                 #expect(!before.isEmpty)
                 #expect(before == after)
                 #expect(try String(contentsOfFile: dir + "/status", encoding: .utf8) == "0\n")
-                #expect(!done.screen.contains("No matches yet"), "the alternate screen was left: \(done.screen)")
+                // tmux may draw the pane's last output after the shell wrote the file: wait for the screen itself.
+                let left = try await tmux.waitFor("ui") { !$0.contains("No matches yet") }
+                #expect(left.held, "the alternate screen was not left: \(left.screen)")
             }
         }
     }

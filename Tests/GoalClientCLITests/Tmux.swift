@@ -48,14 +48,7 @@ struct Tmux: Sendable {
         within seconds: Double = 15,
         _ condition: (String) -> Bool
     ) async throws -> (screen: String, held: Bool) {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last = ""
-        while Date() < deadline {
-            last = try await styledScreen(name)
-            if condition(last) { return (last, true) }
-            try await Task.sleep(for: .milliseconds(30))
-        }
-        return (last, false)
+        try await poll(within: seconds, capture: { try await styledScreen(name) }, condition)
     }
 
     /// Polls the screen until `condition` holds or `seconds` pass. - Returns: the last screen and whether it held.
@@ -64,10 +57,18 @@ struct Tmux: Sendable {
         within seconds: Double = 15,
         _ condition: (String) -> Bool
     ) async throws -> (screen: String, held: Bool) {
+        try await poll(within: seconds, capture: { try await screen(name) }, condition)
+    }
+
+    private func poll(
+        within seconds: Double,
+        capture: () async throws -> String,
+        _ condition: (String) -> Bool
+    ) async throws -> (screen: String, held: Bool) {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
-            last = try await screen(name)
+            last = try await capture()
             if condition(last) { return (last, true) }
             try await Task.sleep(for: .milliseconds(30))
         }

@@ -1,6 +1,6 @@
 import Foundation
+import GoalCommandLine
 import GoalTestSupport
-import GoalWire
 import Testing
 
 @Suite("--version on goal-client and goal-load prints the one shared version (issue 16 point 9)")

@@ -1,6 +1,6 @@
 import Foundation
+import GoalCommandLine
 import GoalStore
-import GoalWire
 import Testing
 
 #if canImport(Glibc)

@@ -64,13 +64,7 @@ public final class InMemoryLeague: @unchecked Sendable {
     @discardableResult
     public func apply(_ mutation: Mutation, author: String = "test", role: Role = .admin) -> MutationOutcome {
         guard role.permits(mutation.action) else {
-            return .rejected(
-                MutationRejection(
-                    code: .unauthorized,
-                    message:
-                        "the \(role.rawValue) role may not \(mutation.action.operation.replacingOccurrences(of: "_", with: " "))"
-                )
-            )
+            return .rejected(.unauthorized(role, mutation.action))
         }
         lock.lock()
         defer { lock.unlock() }

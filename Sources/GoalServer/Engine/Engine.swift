@@ -182,12 +182,7 @@ final class Engine: @unchecked Sendable {
             if counting { metrics.recordRejection(.unauthorized) }
             message = .rejected(
                 seq: mutation.id.seq,
-                MutationRejection(
-                    code: .unauthorized,
-                    // In words ("delete player"), as the in-memory league says it; the code carries the rest.
-                    message: "the \(request.role.rawValue) role may not "
-                        + mutation.action.operation.split(separator: "_").joined(separator: " ")
-                )
+                .unauthorized(request.role, mutation.action)
             )
         } else if state.clientRecord(for: instance) == nil,
             state.clientRecordCount >= clientRecordPolicy.maximumCount
