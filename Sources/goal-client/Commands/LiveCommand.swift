@@ -34,9 +34,11 @@ struct Live: AsyncParsableCommand {
             await session.finish()
             throw failure
         }
-        let colors = (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let environment = ProcessInfo.processInfo.environment
+        let colors = (environment["NO_COLOR"] ?? "").isEmpty
         do {
-            try await Self.runUI(session: session, colors: colors)
+            let highlight = try Self.highlightSeconds(environment["GOAL_HIGHLIGHT_SECONDS"])
+            try await Self.runUI(session: session, colors: colors, highlightSeconds: highlight)
         } catch {
             await session.finish()
             throw error
@@ -44,11 +46,21 @@ struct Live: AsyncParsableCommand {
         await session.finish()
     }
 
+    /// How long a row someone else changed stays highlighted: `GOAL_HIGHLIGHT_SECONDS` (0.1 to 3600), else 2.
+    /// - Throws: `CLIFailure.usage` for any other value.
+    static func highlightSeconds(_ text: String?) throws(CLIFailure) -> Double {
+        guard let text else { return 2 }
+        guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+            throw .usage("GOAL_HIGHLIGHT_SECONDS is \"\(text)\": it must be a number of seconds from 0.1 to 3600")
+        }
+        return seconds
+    }
+
     /// Runs the UI on the main actor until it quits.
     @MainActor
-    static func runUI(session: LeagueSession, colors: Bool) async throws(CLIFailure) {
+    static func runUI(session: LeagueSession, colors: Bool, highlightSeconds: Double) async throws(CLIFailure) {
         let store = LiveLeagueStore(client: session.client, deliveryScheduler: MainScheduler())
-        let app = LiveApp(store: store, colors: colors)
+        let app = LiveApp(store: store, colors: colors, highlightSeconds: highlightSeconds)
         let failure = await withCheckedContinuation { (continuation: CheckedContinuation<CLIFailure?, Never>) in
             app.onQuit = { continuation.resume(returning: Optional<CLIFailure>.none) }
             do throws(CLIFailure) {

@@ -49,6 +49,8 @@ final class LiveApp {
     var scoringSide: Side = .home
     var mode: Mode = .browse
     var banner: (text: String, until: Date)?
+    /// How long a row someone else changed stays highlighted (`GOAL_HIGHLIGHT_SECONDS`, default 2).
+    let highlightSeconds: Double
     /// Rows someone else changed, highlighted until the date.
     var changed: [String: Date] = [:]
     var onQuit: () -> Void = {}
@@ -57,8 +59,10 @@ final class LiveApp {
     private var needsDisplay = false
     private let lifetime = Lifetime.Token()
 
-    init(store: LiveLeagueStore, colors: Bool) {
+    /// - Parameter highlightSeconds: How long a row someone else changed stays highlighted.
+    init(store: LiveLeagueStore, colors: Bool, highlightSeconds: Double) {
         self.store = store
+        self.highlightSeconds = highlightSeconds
         matches = MatchesViewModel(store: store)
         rankings = RankingsViewModel(store: store)
         players = ManagePlayersViewModel(store: store)
@@ -119,12 +123,12 @@ final class LiveApp {
         lifetime += store.updates.observeValues { [weak self] update in self?.highlight(update) }
     }
 
-    /// Marks the rows of another client's changeset for two seconds.
+    /// Marks the rows of another client's changeset for `highlightSeconds`.
     private func highlight(_ update: ReplicaUpdate) {
         guard case .changeset(let changeset) = update, changeset.mutationID?.instance != store.clientInstance else {
             return
         }
-        let until = Date().addingTimeInterval(2)
+        let until = Date().addingTimeInterval(highlightSeconds)
         for change in changeset.changes {
             switch change {
             case .matchUpserted(let match): changed[match.id.description] = until
@@ -134,7 +138,7 @@ final class LiveApp {
             }
         }
         setNeedsDisplay()
-        DispatchQueue.main.asyncAfter(deadline: .now() + 2.05) { [weak self] in
+        DispatchQueue.main.asyncAfter(deadline: .now() + highlightSeconds + 0.05) { [weak self] in
             MainActor.assumeIsolated { self?.setNeedsDisplay() }
         }
     }
