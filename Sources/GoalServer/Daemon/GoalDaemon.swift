@@ -262,7 +262,8 @@ public final class GoalDaemon: Service, Sendable {
             nodeID: configuration.nodeID,
             storeHead: recovered.head,
             threadPool: threadPool,
-            logger: logger
+            logger: logger,
+            httpAnonymousRole: configuration.httpAnonymousRole
         )
     }
 

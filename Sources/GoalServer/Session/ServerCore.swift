@@ -36,6 +36,8 @@ final class ServerCore: Sendable {
     let nodeID: String
     /// The store's head when `Maintenance` last read it (every 2 s); another node may have moved it.
     let storeHead: Atomic<UInt64>
+    /// What the HTTP API (`RESTAPI/`) shares across requests: the anonymous role and mutation ids.
+    let rest: RESTContext
 
     init(
         engine: Engine,
@@ -51,7 +53,8 @@ final class ServerCore: Sendable {
         nodeID: String,
         storeHead: Revision,
         threadPool: NIOThreadPool,
-        logger: Logger
+        logger: Logger,
+        httpAnonymousRole: Role? = nil
     ) {
         self.engine = engine
         self.hub = hub
@@ -67,6 +70,7 @@ final class ServerCore: Sendable {
         self.storeHead = Atomic(storeHead)
         self.threadPool = threadPool
         self.logger = logger
+        self.rest = RESTContext(anonymousRole: httpAnonymousRole)
     }
 
     /// A fresh session id.
