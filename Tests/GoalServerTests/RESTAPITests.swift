@@ -100,7 +100,6 @@ struct RESTAPITests {
     func livePush() async throws {
         try await withTestDaemon { daemon in
             let subscriber = try await TestSession.open(daemon, token: daemon.tokens.viewer)
-            _ = try await subscriber.collect { if case .caughtUp = $0 { true } else { false } }
             let api = RESTTestClient(connector: try daemon.connector(), token: daemon.tokens.editor)
             _ = try await api.createPlayer("Ada")
             let messages = try await subscriber.collect { if case .changeset = $0 { true } else { false } }
@@ -108,7 +107,9 @@ struct RESTAPITests {
                 Issue.record("no changeset")
                 return
             }
+            #expect(changeset.revision == 1)
             #expect(changeset.author == "alice", "the token's name, as for a WebSocket mutation")
+            #expect(ChangesetFrame.verify(changeset, previousDigest: .genesis))
         }
     }
 

@@ -27,13 +27,13 @@ extension RESTAPI {
         let hash = TokenSecret.hash(presented: String(authorization.dropFirst("bearer ".count)))
         let tokens = core.tokens
         return core.threadPool.runIfActive(eventLoop: eventLoop) { try tokens.lookup(hash) }
-            .flatMapResult { token -> Result<Result<Caller, RESTRefusal>, Never> in
+            .map { token -> Result<Caller, RESTRefusal> in
                 guard let token, !tokens.isRevoked(token) else {
-                    return .success(.failure(RESTRefusal(unauthorized: "unknown or revoked token")))
+                    return .failure(RESTRefusal(unauthorized: "unknown or revoked token"))
                 }
-                return .success(.success(Caller(author: token.name, role: token.role)))
+                return .success(Caller(author: token.name, role: token.role))
             }
-            .flatMapErrorThrowing { _ in
+            .recover { _ in
                 // The store could not be read for the look-up: the client may retry.
                 .failure(RESTRefusal(response: .error(.serviceUnavailable, code: "store_unavailable", "try again")))
             }

@@ -24,7 +24,7 @@ enum RESTRoute: Equatable {
         var rest = path.dropFirst(Self.prefix.count)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        switch (parts.first, parts.count) {
+        switch (parts[0], parts.count) {
         case ("players", 1):
             switch method {
             case .GET: self = .listPlayers

@@ -39,13 +39,15 @@ struct RESTWrite {
                 let input = try RESTPlayerBody(json: body)
                 let id = PlayerID(key?.entityUUID ?? UUID())
                 return submit(.createPlayer(id: id, name: input.name), base: state.revision, key: key) { after in
-                    after.player(id).map { .entity(.created, RESTEncoding.player($0), revision: $0.revision) }
+                    after.player(id).map {
+                        RESTResponse.entity(.created, RESTEncoding.player($0), revision: $0.revision)
+                    }
                 }
             case .deletePlayer(let text):
                 guard let player = UUID(uuidString: text).flatMap({ state.player(PlayerID($0)) }) else {
                     return api.answer(.error(.notFound, code: "not_found", "no player \(text)"))
                 }
-                if let refusal = precondition(player.revision, current: RESTEncoding.player(player)) {
+                if let refusal = failedPrecondition(player.revision, current: RESTEncoding.player(player)) {
                     return api.answer(refusal)
                 }
                 return submit(.deletePlayer(id: player.id), base: base(player.revision), key: key) { _ in
@@ -65,13 +67,15 @@ struct RESTWrite {
                     awayGoals: input.awayGoals
                 )
                 return submit(action, base: state.revision, key: key) { after in
-                    after.match(id).map { .entity(.created, RESTEncoding.match($0, in: after), revision: $0.revision) }
+                    after.match(id).map {
+                        RESTResponse.entity(.created, RESTEncoding.match($0, in: after), revision: $0.revision)
+                    }
                 }
             case .updateMatch(let text):
                 guard let match = UUID(uuidString: text).flatMap({ state.match(MatchID($0)) }) else {
                     return api.answer(.error(.notFound, code: "not_found", "no match \(text)"))
                 }
-                if let refusal = precondition(match.revision, current: RESTEncoding.match(match, in: state)) {
+                if let refusal = failedPrecondition(match.revision, current: RESTEncoding.match(match, in: state)) {
                     return api.answer(refusal)
                 }
                 let input = try RESTMatchBody(json: body)
@@ -85,18 +89,20 @@ struct RESTWrite {
                     awayGoals: input.awayGoals
                 )
                 return submit(.updateMatch(id: match.id, update), base: base(match.revision), key: key) { after in
-                    after.match(match.id).map { .entity(.ok, RESTEncoding.match($0, in: after), revision: $0.revision) }
+                    after.match(match.id).map {
+                        RESTResponse.entity(.ok, RESTEncoding.match($0, in: after), revision: $0.revision)
+                    }
                 }
             case .deleteMatch(let text):
                 guard let match = UUID(uuidString: text).flatMap({ state.match(MatchID($0)) }) else {
                     return api.answer(.error(.notFound, code: "not_found", "no match \(text)"))
                 }
-                if let refusal = precondition(match.revision, current: RESTEncoding.match(match, in: state)) {
+                if let refusal = failedPrecondition(match.revision, current: RESTEncoding.match(match, in: state)) {
                     return api.answer(refusal)
                 }
-                let body = RESTEncoding.match(match, in: state)
+                let deleted = RESTEncoding.match(match, in: state)
                 return submit(.deleteMatch(id: match.id), base: base(match.revision), key: key) { _ in
-                    .entity(.ok, body, revision: match.revision)
+                    .entity(.ok, deleted, revision: match.revision)
                 }
             case .listPlayers, .listMatches, .rankings, .methodNotAllowed, .unknownPath:
                 return api.answer(.error(.internalServerError, code: "internal", "not a write"))
@@ -111,7 +117,7 @@ struct RESTWrite {
     private func base(_ revision: Revision) -> Revision { ifMatch == nil ? state.revision : revision }
 
     /// 412 with the current entity when `If-Match` names neither `*` nor the entity's revision.
-    private func precondition(_ revision: Revision, current: [UInt8]) -> RESTResponse? {
+    private func failedPrecondition(_ revision: Revision, current: [UInt8]) -> RESTResponse? {
         guard let ifMatch, ifMatch.trimmingCharacters(in: .whitespaces) != "*" else { return nil }
         guard RESTETag.revisions(ifMatch).contains(revision) else {
             return .entity(.preconditionFailed, current, revision: revision)
@@ -153,13 +159,14 @@ struct RESTWrite {
             direct: DirectReply { message, after in answer.complete(.success((message, after))) }
         )
         guard core.engine.submit(request) else {
-            return api.answer(overloaded(retryAfterMilliseconds: core.limits.overloadedRetryMilliseconds))
+            return api.answer(Self.overloaded(retryAfterMilliseconds: core.limits.overloadedRetryMilliseconds))
         }
         let timeout = api.eventLoop.scheduleTask(in: RESTAPI.answerTimeout) {
             answer.complete(.failure(RESTAnswerTimeout()))
         }
         let conditional = ifMatch != nil
-        return answer.promise.futureResult.map { message, after -> RESTResponse in
+        return answer.promise.futureResult.map { pair -> RESTResponse in
+            let (message, after) = pair
             timeout.cancel()
             switch message {
             case .ack:
@@ -182,10 +189,6 @@ struct RESTWrite {
                 "the write was not answered in time; retry with the same Idempotency-Key"
             )
         }
-    }
-
-    private func overloaded(retryAfterMilliseconds: Int) -> RESTResponse {
-        Self.overloaded(retryAfterMilliseconds: retryAfterMilliseconds)
     }
 
     private static func overloaded(retryAfterMilliseconds: Int) -> RESTResponse {

@@ -117,13 +117,13 @@ struct EffectiveConfiguration: Sendable {
         /// `http.anonymousRole`: none (nil), viewer or editor; admin is refused (token administration must never be
         /// anonymous).
         private mutating func httpAnonymousRole() -> Role? {
-            let text = (text("http.anonymousRole") ?? "none").lowercased()
-            switch text {
+            let value = (text("http.anonymousRole") ?? "none").lowercased()
+            switch value {
             case "none": return nil
             case "viewer": return .viewer
             case "editor": return .editor
             default:
-                problem("http.anonymousRole", "\"\(text)\" is not one of none, viewer, editor")
+                problem("http.anonymousRole", "\"\(value)\" is not one of none, viewer, editor")
                 return nil
             }
         }
