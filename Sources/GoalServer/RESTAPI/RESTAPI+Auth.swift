@@ -2,6 +2,7 @@ import GoalModel
 import GoalStore
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 extension RESTAPI {
     /// The anonymous caller's changeset author.

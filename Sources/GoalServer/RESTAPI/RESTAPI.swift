@@ -1,6 +1,7 @@
 import Foundation
 import GoalModel
 import GoalStore
+import GoalWire
 import NIOCore
 import NIOHTTP1
 

@@ -20,8 +20,9 @@ struct RESTWrite {
     private var ifMatch: String? { head.headers.first(name: "if-match") }
 
     func perform(_ route: RESTRoute, body: [UInt8]) -> EventLoopFuture<RESTResponse> {
+        // Only a create uses the key: PUT is a full replace (idempotent by itself) and a retried DELETE answers 404.
         var key: RESTIdempotencyKey?
-        if let text = head.headers.first(name: "idempotency-key") {
+        if route == .createPlayer || route == .createMatch, let text = head.headers.first(name: "idempotency-key") {
             guard let parsed = RESTIdempotencyKey(text, author: caller.author) else {
                 return api.answer(
                     .error(
@@ -38,7 +39,7 @@ struct RESTWrite {
             case .createPlayer:
                 let input = try RESTPlayerBody(json: body)
                 let id = PlayerID(key?.entityUUID ?? UUID())
-                return submit(.createPlayer(id: id, name: input.name), base: state.revision, key: key) { after in
+                return submit(.createPlayer(id: id, name: input.name), base: 0, key: key) { after in
                     after.player(id).map {
                         RESTResponse.entity(.created, RESTEncoding.player($0), revision: $0.revision)
                     }
@@ -50,7 +51,7 @@ struct RESTWrite {
                 if let refusal = failedPrecondition(player.revision, current: RESTEncoding.player(player)) {
                     return api.answer(refusal)
                 }
-                return submit(.deletePlayer(id: player.id), base: base(player.revision), key: key) { _ in
+                return submit(.deletePlayer(id: player.id), base: base(player.revision), key: nil) { _ in
                     .entity(.ok, RESTEncoding.player(player), revision: player.revision)
                 }
             case .createMatch:
@@ -66,7 +67,7 @@ struct RESTWrite {
                     homeGoals: input.homeGoals,
                     awayGoals: input.awayGoals
                 )
-                return submit(action, base: state.revision, key: key) { after in
+                return submit(action, base: 0, key: key) { after in
                     after.match(id).map {
                         RESTResponse.entity(.created, RESTEncoding.match($0, in: after), revision: $0.revision)
                     }
@@ -88,7 +89,7 @@ struct RESTWrite {
                     homeGoals: input.homeGoals,
                     awayGoals: input.awayGoals
                 )
-                return submit(.updateMatch(id: match.id, update), base: base(match.revision), key: key) { after in
+                return submit(.updateMatch(id: match.id, update), base: base(match.revision), key: nil) { after in
                     after.match(match.id).map {
                         RESTResponse.entity(.ok, RESTEncoding.match($0, in: after), revision: $0.revision)
                     }
@@ -101,7 +102,7 @@ struct RESTWrite {
                     return api.answer(refusal)
                 }
                 let deleted = RESTEncoding.match(match, in: state)
-                return submit(.deleteMatch(id: match.id), base: base(match.revision), key: key) { _ in
+                return submit(.deleteMatch(id: match.id), base: base(match.revision), key: nil) { _ in
                     .entity(.ok, deleted, revision: match.revision)
                 }
             case .listPlayers, .listMatches, .rankings, .methodNotAllowed, .unknownPath:
@@ -112,7 +113,8 @@ struct RESTWrite {
         }
     }
 
-    /// With `If-Match`, the base is the entity's revision the client read (the engine then refuses a change made
+    /// A create's base is 0: it edits no value read before, and a retry with the same `Idempotency-Key` must send
+    /// the same payload (the base is part of it). With `If-Match`, the base is the entity's revision the client read (the engine then refuses a change made
     /// since as `conflict` → 412); without it, a blind write at the current head (Goalbase's last-writer-wins).
     private func base(_ revision: Revision) -> Revision { ifMatch == nil ? state.revision : revision }
 
