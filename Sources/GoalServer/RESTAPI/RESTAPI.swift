@@ -39,6 +39,9 @@ struct RESTAPI {
             )
             response.headers.append(("allow", allow))
             return answer(response)
+        case .openAPIDocument:
+            // A public description of the API: no token needed (docs/HTTP.md).
+            return answer(RESTResponse(status: .ok, body: Array(OpenAPIDocument.json.utf8)))
         default:
             break
         }

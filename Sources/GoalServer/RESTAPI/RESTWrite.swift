@@ -105,7 +105,7 @@ struct RESTWrite {
                 return submit(.deleteMatch(id: match.id), base: base(match.revision), key: nil) { _ in
                     .entity(.ok, deleted, revision: match.revision)
                 }
-            case .listPlayers, .listMatches, .rankings, .methodNotAllowed, .unknownPath:
+            case .openAPIDocument, .listPlayers, .listMatches, .rankings, .methodNotAllowed, .unknownPath:
                 return api.answer(.error(.internalServerError, code: "internal", "not a write"))
             }
         } catch {
