@@ -2,6 +2,7 @@ import Foundation
 import GoalTestSupport
 import GoalTransport
 import NIOHTTP1
+import Testing
 
 /// Calls the HTTP API of a test daemon with one token (or none), over real TLS, one connection per request.
 struct RESTTestClient {
@@ -16,13 +17,23 @@ struct RESTTestClient {
     ) async throws -> TestHTTPResponse {
         var all = headers
         if let token { all.append((name: "Authorization", value: "Bearer \(token)")) }
-        return try await TestHTTPSClient.request(
+        let response = try await TestHTTPSClient.request(
             connector,
             method: method,
             path: "/api/v1/" + path,
             headers: all,
             body: json.map { Array($0.utf8) }
         )
+        // Every live test is also a check of docs/openapi.yaml: a status the document does not list for the
+        // operation is a failure (unknown routes and other methods have no operation and are not checked).
+        if let documented = OpenAPIDocumentModel.served.statuses(method: method.rawValue, path: "/api/v1/" + path),
+            !documented.contains(response.status)
+        {
+            Issue.record(
+                "\(method) /api/v1/\(path) answered \(response.status), not in docs/openapi.yaml \(documented.sorted())"
+            )
+        }
+        return response
     }
 
     /// The body as a JSON object.
