@@ -76,10 +76,11 @@ struct RESTWrite {
                 guard let match = UUID(uuidString: text).flatMap({ state.match(MatchID($0)) }) else {
                     return api.answer(.error(.notFound, code: "not_found", "no match \(text)"))
                 }
+                // A malformed body is 400 whatever If-Match says (schemathesis: a PUT without a body was 412).
+                let input = try RESTMatchBody(json: body)
                 if let refusal = failedPrecondition(match.revision, current: RESTEncoding.match(match, in: state)) {
                     return api.answer(refusal)
                 }
-                let input = try RESTMatchBody(json: body)
                 guard let home = playerIDs(input.homePlayerIDs), let away = playerIDs(input.awayPlayerIDs) else {
                     return api.answer(unknownPlayer())
                 }
