@@ -76,13 +76,30 @@ struct RESTWrite {
                 guard let match = UUID(uuidString: text).flatMap({ state.match(MatchID($0)) }) else {
                     return api.answer(.error(.notFound, code: "not_found", "no match \(text)"))
                 }
-                // A malformed body is 400 whatever If-Match says (schemathesis: a PUT without a body was 412).
+                // A bad body is 400 or 422 whatever If-Match says (schemathesis: such PUTs were 412): its shape, then
+                // the match rules on the state read here (the engine checks them again on its own state).
                 let input = try RESTMatchBody(json: body)
-                if let refusal = failedPrecondition(match.revision, current: RESTEncoding.match(match, in: state)) {
-                    return api.answer(refusal)
-                }
                 guard let home = playerIDs(input.homePlayerIDs), let away = playerIDs(input.awayPlayerIDs) else {
                     return api.answer(unknownPlayer())
+                }
+                if let rejection = MatchRules.checkGoals(input.homeGoals, side: .home)
+                    ?? MatchRules.checkGoals(input.awayGoals, side: .away)
+                    ?? MatchRules.checkSides(
+                        homePlayers: home,
+                        awayPlayers: away,
+                        playerExists: { state.player($0) != nil }
+                    )
+                {
+                    return api.answer(
+                        .error(
+                            RESTErrorMapping.status(rejection.code, conditional: false),
+                            code: rejection.code.rawValue,
+                            rejection.message
+                        )
+                    )
+                }
+                if let refusal = failedPrecondition(match.revision, current: RESTEncoding.match(match, in: state)) {
+                    return api.answer(refusal)
                 }
                 let update = MatchUpdate(
                     homePlayers: home,
