@@ -16,6 +16,38 @@ struct RESTAPIBadInputTests {
         #expect(names.contains(name))
     }
 
+    @Test("a PUT with a bad body is 400 or 422 even with a stale If-Match (the body is checked first, never 412)")
+    func putChecksBodyBeforeIfMatch() async throws {
+        try await withTestDaemon { daemon in
+            let api = RESTTestClient(connector: try daemon.connector(), token: daemon.tokens.editor)
+            let ada = try await api.createPlayer("Ada")
+            let bob = try await api.createPlayer("Bob")
+            let match = try await api.createMatch(home: [ada], away: [bob], 1, 0)
+            let stale = [(name: "If-Match", value: "\"999\"")]
+            let cases: [(String?, Int, String)] = [
+                (nil, 400, "invalid"),
+                (
+                    #"{"home_goals":1,"away_goals":0,"home_player_ids":["\#(ada)"],"away_player_ids":[""]}"#, 422,
+                    "unknown_player"
+                ),
+                (RESTTestClient.matchJSON([ada], [bob], 1000, 0), 422, "goals_out_of_range"),
+                (RESTTestClient.matchJSON([ada], [], 1, 0), 422, "empty_side"),
+            ]
+            for (body, status, code) in cases {
+                let response = try await api.call(.PUT, "matches/\(match)", json: body, headers: stale)
+                #expect(response.status == status, "\(body ?? "no body")")
+                #expect(try RESTTestClient.object(response)["code"] as? String == code)
+            }
+            let good = try await api.call(
+                .PUT,
+                "matches/\(match)",
+                json: RESTTestClient.matchJSON([ada], [bob], 2, 2),
+                headers: stale
+            )
+            #expect(good.status == 412)
+        }
+    }
+
     @Test("malformed JSON, wrong types and missing fields are 400 with Goalbase's error body and goald's code")
     func badBodies() async throws {
         try await withTestDaemon { daemon in
