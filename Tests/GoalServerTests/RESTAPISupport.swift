@@ -30,7 +30,7 @@ struct RESTTestClient {
             !documented.contains(response.status)
         {
             Issue.record(
-                "\(method) /api/v1/\(path) answered \(response.status), not in docs/openapi.yaml \(documented.sorted())"
+                "\(method.rawValue) /api/v1/\(path) answered \(response.status), not in docs/openapi.yaml \(documented.sorted())"
             )
         }
         return response
