@@ -25,12 +25,7 @@ extension HTTPRequestHandler {
         if let length = head.headers.first(name: "content-length").flatMap(Int.init),
             length > core.limits.maxInboundMessageBytes
         {
-            refuseAPIRequest(
-                head,
-                .payloadTooLarge,
-                "the body is larger than \(core.limits.maxInboundMessageBytes) bytes",
-                context
-            )
+            refuseTooLarge(head, context)
             return
         }
         apiBody = []
@@ -44,16 +39,21 @@ extension HTTPRequestHandler {
         }
     }
 
+    /// 413 for a body past `maxInboundMessageBytes`, declared up front or found while it arrives.
+    private func refuseTooLarge(_ head: HTTPRequestHead, _ context: ChannelHandlerContext) {
+        refuseAPIRequest(
+            head,
+            .payloadTooLarge,
+            "the body is larger than \(core.limits.maxInboundMessageBytes) bytes",
+            context
+        )
+    }
+
     func appendAPIBody(_ chunk: ByteBuffer, _ head: HTTPRequestHead, context: ChannelHandlerContext) {
         guard var body = apiBody else { return }
         guard body.count + chunk.readableBytes <= core.limits.maxInboundMessageBytes else {
             apiBody = nil
-            refuseAPIRequest(
-                head,
-                .payloadTooLarge,
-                "the body is larger than \(core.limits.maxInboundMessageBytes) bytes",
-                context
-            )
+            refuseTooLarge(head, context)
             return
         }
         apiBody = nil  // keeps `body` uniquely referenced while it grows
