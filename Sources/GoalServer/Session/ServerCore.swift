@@ -36,6 +36,8 @@ final class ServerCore: Sendable {
     let nodeID: String
     /// The store's head when `Maintenance` last read it (every 2 s); another node may have moved it.
     let storeHead: Atomic<UInt64>
+    /// Who is present, on this node and (with a presence bus) on the others.
+    let presence: PresenceRegistry
 
     init(
         engine: Engine,
@@ -51,7 +53,8 @@ final class ServerCore: Sendable {
         nodeID: String,
         storeHead: Revision,
         threadPool: NIOThreadPool,
-        logger: Logger
+        logger: Logger,
+        presenceBus: (any PresenceBus)? = nil
     ) {
         self.engine = engine
         self.hub = hub
@@ -67,6 +70,13 @@ final class ServerCore: Sendable {
         self.storeHead = Atomic(storeHead)
         self.threadPool = threadPool
         self.logger = logger
+        self.presence = PresenceRegistry(
+            node: nodeID,
+            hub: hub,
+            configuration: limits.presence,
+            bus: presenceBus,
+            logger: logger
+        )
     }
 
     /// A fresh session id.

@@ -1,0 +1,102 @@
+public import GoalStore
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+
+/// Presence between goald nodes over PostgreSQL: LISTENs on `PostgresSchema.presenceChannel` on a connection of
+/// its own and publishes with `pg_notify` on the same connection, in order, from a bounded buffer (the newest 1,024
+/// payloads; older ones are dropped when the database is slower than the announcements: every node re-sends its
+/// full list periodically). A lost connection is opened again after 0.1 s, doubling to 2 s; `receive(nil)` follows
+/// every (re)connection. Payloads must stay under 8000 bytes (NOTIFY's limit).
+///
+/// Threading: `Sendable`; `receive` runs on the store's event loop or Swift's cooperative pool. Lifetime: from
+/// `start` until `stop()`.
+final class PostgresPresenceBus: Sendable {
+    private struct State {
+        var task: Task<Void, Never>?
+        var sender: Task<Void, Never>?
+        var connection: PostgresConnection?
+        var stopped = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let outbox: AsyncStream<String>.Continuation
+    private let payloads: AsyncStream<String>
+
+    init() {
+        (payloads, outbox) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(1_024))
+    }
+
+    func start(
+        configuration: PostgresStoreConfiguration,
+        eventLoop: any EventLoop,
+        logger: Logger,
+        receive: @escaping @Sendable (String?) -> Void
+    ) {
+        let task = Task { [state] in
+            var delay: Duration = .milliseconds(100)
+            while !Task.isCancelled {
+                do {
+                    let connection = try await PostgresConnection.connect(
+                        on: eventLoop,
+                        configuration: try configuration.connectionConfiguration(),
+                        id: 1,
+                        logger: PostgresLink.quiet
+                    ).get()
+                    let stopped = state.withLockedValue { state in
+                        state.connection = connection
+                        return state.stopped
+                    }
+                    if stopped { try await connection.close().get() }
+                    delay = .milliseconds(100)
+                    try await connection.listen(on: PostgresSchema.presenceChannel) { notifications in
+                        receive(nil)
+                        for try await notification in notifications { receive(notification.payload) }
+                    }
+                } catch {
+                    logger.debug(
+                        "the presence connection was lost; reconnecting",
+                        metadata: ["goal.error": "\(error)", "goal.retry": "\(delay)"]
+                    )
+                }
+                state.withLockedValue { $0.connection = nil }
+                try? await Task.sleep(for: delay)  // cancelled by `stop()`: the loop ends at its condition
+                delay = min(delay * 2, .seconds(2))
+            }
+        }
+        let payloads = self.payloads
+        let sender = Task { [state] in
+            for await payload in payloads {
+                guard let connection = state.withLockedValue({ $0.connection }) else { continue }
+                do {
+                    _ = try await connection.query(
+                        "SELECT pg_notify(\(PostgresSchema.presenceChannel), \(payload))",
+                        logger: PostgresLink.quiet
+                    )
+                } catch {
+                    logger.debug("a presence payload was not sent", metadata: ["goal.error": "\(error)"])
+                }
+            }
+            // Finished by `stop()`: everything handed over was sent; stop listening.
+            let (task, connection) = state.withLockedValue { ($0.task, $0.connection) }
+            task?.cancel()
+            try? await connection?.close().get()  // the server ends the session either way
+        }
+        state.withLockedValue { state in
+            state.task = task
+            state.sender = sender
+        }
+    }
+
+    func publish(_ payload: String) {
+        outbox.yield(payload)
+    }
+
+    /// Stops: the payloads already handed over (a goodbye) are still sent, then the connection closes and
+    /// listening ends. Idempotent; does not wait.
+    func stop() {
+        outbox.finish()
+        state.withLockedValue { $0.stopped = true }
+    }
+}
