@@ -61,7 +61,11 @@ struct ClientPresenceTests {
         harness.scheduler.advance()
         harness.client.announce(.viewing(nil))
         harness.scheduler.advance()
-        #expect(harness.transport.last.sent.dropFirst().map { $0 } == [.presence(.editing(match)), .presence(.viewing(nil))])
+        #expect(
+            harness.transport.last.sent.dropFirst().map { $0 } == [
+                .presence(.editing(match)), .presence(.viewing(nil)),
+            ]
+        )
 
         let first = harness.transport.last
         harness.deliver(.closed(code: 1001, reason: "going away"))
