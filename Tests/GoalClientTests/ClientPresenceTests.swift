@@ -49,12 +49,14 @@ struct ClientPresenceTests {
         #expect(!harness.client.presenceKnown.value)
     }
 
-    @Test func theActivityIsAnnouncedWhenWelcomedAndAgainAfterAReconnect() {
+    @Test func theActivityIsAnnouncedOnceTheServerKnowsPresenceAndAgainAfterAReconnect() {
         let harness = ClientHarness(jitter: [0, 0, 0])
         let match = MatchID()
         harness.client.announce(.editing(match))  // before any connection: kept
         harness.start()
         harness.connect(mode: .live, head: 0)
+        #expect(harness.transport.last.sent.count == 1, "nothing before the server shows it knows presence")
+        harness.deliver(.presenceState([]))
         #expect(harness.transport.last.sent.dropFirst().map { $0 } == [.presence(.editing(match))])
 
         harness.client.announce(.editing(match))  // the same again: nothing sent
@@ -72,6 +74,7 @@ struct ClientPresenceTests {
         harness.scheduler.advance(by: .seconds(60))
         #expect(harness.transport.last !== first, "reconnected")
         harness.connect(mode: .live, head: 0)
+        harness.deliver(.presenceState([]))
         #expect(harness.transport.last.sent.dropFirst().map { $0 } == [.presence(.viewing(nil))])
     }
 
@@ -79,6 +82,7 @@ struct ClientPresenceTests {
         let harness = ClientHarness { $0.presence = .observe }
         harness.start()
         harness.connect(mode: .live, head: 0)
+        harness.deliver(.presenceState([]))
         harness.client.announce(.editing(MatchID()))
         harness.scheduler.advance()
         #expect(harness.transport.last.sent.first?.hello?.presence == .observe)

@@ -38,7 +38,6 @@ extension GoalClient {
                 replicaStorage.value = state.replica
             }
             statusStorage.value = live ? .live(roundTrip: state.roundTrip) : .syncing
-            presenceWelcomed()
             // The replica is confirmed in sync now: a live welcome saves at once (its time is the sync time).
             state.replicaUnsaved = true
             if live { saveReplicaIfNeeded() }

@@ -99,8 +99,8 @@ public final class GoalClient: @unchecked Sendable {
         var unpublished: [Changeset] = []
         /// What this client announces (sent after every welcome when not `online`).
         var activity: PresenceActivity = .online
-        /// A welcome arrived on the current connection: announcements may be sent.
-        var welcomed = false
+        /// The current connection's `presence_state` arrived: the server knows presence, announcements may be sent.
+        var presenceSupported = false
         let retryTimer = SerialDisposable()
         let pingTimer = SerialDisposable()
         let deadPeerTimer = SerialDisposable()

@@ -49,9 +49,18 @@ extension SessionHandler {
             core.presence.set(presence.member)
         }
         self.presence = presence
-        if presence.subscription.receives {
-            sendNow(.presenceState(core.presence.members()))
+        guard presence.subscription.receives, let context else { return }
+        // Written as catch-up (PROTOCOL.md §3): a long list never counts toward the slow-consumer bound.
+        let list = ServerFrameEncoder.textFrame(
+            ServerMessage.presenceState(core.presence.members()).encoded(),
+            allocator: context.channel.allocator
+        )
+        if queue.isEmpty {
+            writeCatchUp(list, context: context)
+        } else {
+            enqueue(list)  // behind the welcome that waits in the queue
         }
+        flushIfNeeded()
     }
 
     /// A `presence` message: applied now when the bucket has a token, else kept (the latest wins) until it has.
