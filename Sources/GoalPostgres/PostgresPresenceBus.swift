@@ -1,3 +1,4 @@
+import Dispatch
 public import GoalStore
 import Logging
 import NIOConcurrencyHelpers
@@ -37,6 +38,8 @@ final class PostgresPresenceBus: Sendable {
         let task = Task { [state] in
             var delay: Duration = .milliseconds(100)
             while !Task.isCancelled {
+                // Stopped: the store's event loop may be shutting down; connecting to it would trap.
+                if state.withLockedValue({ $0.stopped }) { return }
                 do {
                     let connection = try await PostgresConnection.connect(
                         on: eventLoop,
@@ -78,10 +81,6 @@ final class PostgresPresenceBus: Sendable {
                     logger.debug("a presence payload was not sent", metadata: ["goal.error": "\(error)"])
                 }
             }
-            // Finished by `stop()`: everything handed over was sent; stop listening.
-            let (task, connection) = state.withLockedValue { ($0.task, $0.connection) }
-            task?.cancel()
-            try? await connection?.close().get()  // the server ends the session either way
         }
         state.withLockedValue { state in
             state.task = task
@@ -93,10 +92,25 @@ final class PostgresPresenceBus: Sendable {
         outbox.yield(payload)
     }
 
-    /// Stops: the payloads already handed over (a goodbye) are still sent, then the connection closes and
-    /// listening ends. Idempotent; does not wait.
+    /// Stops: the payloads already handed over (a goodbye) are sent (waiting at most 1 s), then listening ends and
+    /// the connection closes, before the store's event loop stops. Idempotent; blocks at most about a second.
     func stop() {
         outbox.finish()
-        state.withLockedValue { $0.stopped = true }
+        let (task, sender) = state.withLockedValue { state in
+            state.stopped = true
+            return (state.task, state.sender)
+        }
+        let sent = DispatchSemaphore(value: 0)
+        Task {
+            await sender?.value
+            sent.signal()
+        }
+        _ = sent.wait(timeout: .now() + 1)  // a goodbye not sent in time: the others time this node out
+        task?.cancel()
+        let connection = state.withLockedValue { state in
+            defer { state.connection = nil }
+            return state.connection
+        }
+        try? connection?.close().wait()  // the server ends the session either way
     }
 }
