@@ -63,7 +63,13 @@ final class PostgresPresenceBus: Sendable {
                         metadata: ["goal.error": "\(error)", "goal.retry": "\(delay)"]
                     )
                 }
-                state.withLockedValue { $0.connection = nil }
+                let ended = state.withLockedValue { state in
+                    defer { state.connection = nil }
+                    return state.connection
+                }
+                // Closed here whether listening failed or ended (a stop cancels it): postgres-nio traps when an open
+                // connection is freed, and `stop()` may have found no connection to close.
+                try? await ended?.close().get()  // already closed by the server or by `stop()`: nothing left to do
                 try? await Task.sleep(for: delay)  // cancelled by `stop()`: the loop ends at its condition
                 delay = min(delay * 2, .seconds(2))
             }
