@@ -53,6 +53,9 @@ let package = Package(
         // Latency histograms for goal-load only (HOUSE-STYLE: load-test dependencies stay out of the core graph).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // Already resolved through swift-configuration's YAML trait; named here so GoalServerTests can read
+        // docs/openapi.yaml (the drift test). No product of ours links it.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // Pure domain: no IO, no async, no encoding (GoalWire owns the wire). Imports point down only (DESIGN.md "Layout").
@@ -212,6 +215,7 @@ let package = Package(
                 "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Yams", package: "Yams"),
             ] + nioProducts,
             swiftSettings: strictSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+public import GoalModel
 public import GoalStore
 
 /// Everything a running goald needs to know, as one value: where it listens, where its state lives, how TLS is
@@ -33,6 +34,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// This node's name in `/healthz`, metrics and logs, for operators running several goald on one store
     /// (default: the host name).
     public var nodeID: String
+    /// The role of an HTTP API request without `Authorization` (`http.anonymousRole`); nil (the default) answers
+    /// such a request 401. For clients that cannot send a header (SwiftGoal has only a base URL setting); anyone
+    /// who reaches the port then has this role, so only on a trusted network (docs/HTTP.md §Auth).
+    public var httpAnonymousRole: Role?
 
     public init(
         host: String = "127.0.0.1",
@@ -46,7 +51,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         clientRecords: ClientRecordPolicy = .default,
         maintenanceIntervalSeconds: Int = 60,
         eventLoopThreads: Int = 0,
-        nodeID: String = ServerConfiguration.defaultNodeID
+        nodeID: String = ServerConfiguration.defaultNodeID,
+        httpAnonymousRole: Role? = nil
     ) {
         self.host = host
         self.port = port
@@ -60,6 +66,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.maintenanceIntervalSeconds = maintenanceIntervalSeconds
         self.eventLoopThreads = eventLoopThreads
         self.nodeID = nodeID
+        self.httpAnonymousRole = httpAnonymousRole
     }
 
     /// The host name: the node's name unless `nodeID` is set.

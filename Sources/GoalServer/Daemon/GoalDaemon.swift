@@ -266,7 +266,8 @@ public final class GoalDaemon: Service, Sendable {
             storeHead: recovered.head,
             threadPool: threadPool,
             logger: logger,
-            presenceBus: testHooks.presenceBus ?? storage as? any PresenceBus
+            presenceBus: testHooks.presenceBus ?? storage as? any PresenceBus,
+            httpAnonymousRole: configuration.httpAnonymousRole
         )
     }
 

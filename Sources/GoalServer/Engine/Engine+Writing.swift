@@ -69,7 +69,14 @@ extension Engine {
                 storage: StorageBatch(),
                 stateAfter: durable.state,
                 digestAfter: durable.digest,
-                replies: [DecidedReply(address: request.replyTo, message: message, after: durable.state.revision)],
+                replies: [
+                    DecidedReply(
+                        address: request.replyTo,
+                        message: message,
+                        after: durable.state.revision,
+                        direct: request.direct
+                    )
+                ],
                 openedAt: .now
             )
         )

@@ -223,7 +223,9 @@ final class Engine: @unchecked Sendable {
         }
         if openedAt == nil { openedAt = .now }
         batch.requests.append(timed)
-        batch.replies.append(DecidedReply(address: request.replyTo, message: message, after: state.revision))
+        batch.replies.append(
+            DecidedReply(address: request.replyTo, message: message, after: state.revision, direct: request.direct)
+        )
     }
 
     /// Forgets the exactly-once records not used for the policy's age (each instance is then unknown: a mutation

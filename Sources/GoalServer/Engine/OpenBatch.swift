@@ -51,4 +51,6 @@ struct DecidedReply: Sendable {
     let address: ReplyAddress
     let message: ServerMessage
     let after: Revision
+    /// The HTTP API's callback, when the mutation came from there (`MutationRequest.direct`).
+    var direct: DirectReply? = nil
 }

@@ -61,6 +61,10 @@ final class Hub: Sendable {
         }
         var replies: [Int: [Reply]] = [:]
         for reply in batch.replies {
+            if let direct = reply.direct {  // an HTTP API request: answered now, durable
+                direct.deliver(reply.message, batch.stateAfter)
+                continue
+            }
             replies[reply.address.shard, default: []].append(
                 Reply(
                     session: reply.address.session,

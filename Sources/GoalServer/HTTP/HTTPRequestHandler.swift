@@ -8,7 +8,8 @@ import Synchronization
 
 /// Answers the plain HTTP requests on the daemon's port: `GET /healthz`, `GET /metrics` (admin token in
 /// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), and 404 for anything else.
-/// WebSocket upgrades at `/v1/stream` never reach it: the upgrader takes them first.
+/// WebSocket upgrades at `/v1/stream` never reach it: the upgrader takes them first. Requests under `/api/v1/`
+/// go to the HTTP API (`RESTAPI/`, `HTTPRequestHandler+RESTAPI.swift`).
 ///
 /// Threading: confined to its channel's event loop. Lifetime: one per connection, removed on upgrade.
 final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
@@ -21,24 +22,47 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         case anyone
     }
 
-    private let core: ServerCore
-    private let metricsAccess: MetricsAccess
+    let metricsAccess: MetricsAccess
     private var head: HTTPRequestHead?
+    // The HTTP API's request state (`HTTPRequestHandler+RESTAPI.swift`).
+    let core: ServerCore
+    /// The connection's handshake deadline (main listener); the first HTTP API request takes the connection over.
+    var handshakeDeadline: Scheduled<Void>?
+    /// The body of the HTTP API request being read; nil when none is.
+    var apiBody: [UInt8]?
+    /// The body deadline while reading an API request; the idle deadline between API requests.
+    var apiTimer: Scheduled<Void>?
+    /// Set once a 408/413 went out: the connection is closing and reads nothing more.
+    var closing = false
 
-    init(core: ServerCore, metricsAccess: MetricsAccess) {
+    init(core: ServerCore, metricsAccess: MetricsAccess, handshakeDeadline: Scheduled<Void>? = nil) {
         self.core = core
         self.metricsAccess = metricsAccess
+        self.handshakeDeadline = handshakeDeadline
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
+        case .head(let head):
+            self.head = head
+            if servesAPI, head.uri.hasPrefix(RESTRoute.prefix) { beginAPIRequest(head, context: context) }
+        case .body(let chunk):
+            if apiBody != nil, let head { appendAPIBody(chunk, head, context: context) }
         case .end:
             guard let head else { return }
             self.head = nil
+            if let body = apiBody {
+                apiBody = nil
+                finishAPIRequest(head, body: body, context: context)
+                return
+            }
             route(head, context: context)
         }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        apiTimer?.cancel()
     }
 
     private func route(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -118,25 +142,31 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func text(_ string: String) -> [UInt8] { Array(string.utf8) }
 
-    private func respond(
+    /// Writes a whole response; `extraHeaders` and `close` serve the HTTP API (a 304 carries no body).
+    func respond(
         _ context: ChannelHandlerContext,
         _ request: HTTPRequestHead,
         _ status: HTTPResponseStatus,
         contentType: String = "text/plain; charset=utf-8",
-        body: [UInt8]
+        body: [UInt8],
+        extraHeaders: [(String, String)] = [],
+        close: Bool = false
     ) {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: contentType)
-        headers.add(name: "content-length", value: String(body.count))
-        let keepAlive = request.isKeepAlive
+        if status != .notModified { headers.add(name: "content-length", value: String(body.count)) }
+        headers.add(contentsOf: extraHeaders)
+        let keepAlive = request.isKeepAlive && !close
         if !keepAlive { headers.add(name: "connection", value: "close") }
         context.write(
             wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
             promise: nil
         )
-        var buffer = context.channel.allocator.buffer(capacity: body.count)
-        buffer.writeBytes(body)
-        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        if status != .notModified {
+            var buffer = context.channel.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
         if !keepAlive {
             let channel = context.channel

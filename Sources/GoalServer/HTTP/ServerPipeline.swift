@@ -44,7 +44,7 @@ enum ServerPipeline {
             let sync = channel.pipeline.syncOperations
             try sync.addHandler(ConnectionAborter())
             try sync.addHandler(NIOSSLServerHandler(context: tls))
-            let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken)
+            let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken, handshakeDeadline: deadline)
             let upgrader = WebSocketUpgrader(maxFrameSize: core.limits.maxInboundMessageBytes) { channel in
                 deadline.cancel()
                 try installSession(

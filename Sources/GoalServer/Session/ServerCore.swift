@@ -38,6 +38,8 @@ final class ServerCore: Sendable {
     let storeHead: Atomic<UInt64>
     /// Who is present, on this node and (with a presence bus) on the others.
     let presence: PresenceRegistry
+    /// What the HTTP API (`RESTAPI/`) shares across requests: the anonymous role and mutation ids.
+    let rest: RESTContext
 
     init(
         engine: Engine,
@@ -54,7 +56,7 @@ final class ServerCore: Sendable {
         storeHead: Revision,
         threadPool: NIOThreadPool,
         logger: Logger,
-        presenceBus: (any PresenceBus)? = nil
+        presenceBus: (any PresenceBus)? = nil,
     ) {
         self.engine = engine
         self.hub = hub
@@ -77,6 +79,7 @@ final class ServerCore: Sendable {
             bus: presenceBus,
             logger: logger
         )
+        self.rest = RESTContext(anonymousRole: httpAnonymousRole)
     }
 
     /// A fresh session id.

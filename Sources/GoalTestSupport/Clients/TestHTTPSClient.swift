@@ -35,6 +35,7 @@ public enum TestHTTPSClient {
     ///   - method: The HTTP method. Default GET.
     ///   - path: The request path, for example `/healthz`.
     ///   - headers: Extra request headers (for example `Authorization`).
+    ///   - body: A request body, sent with its `Content-Length` (the HTTP API's JSON).
     ///   - timeout: A guard against hangs.
     /// - Returns: The response.
     /// - Throws: `TransportFailure` when the connection or TLS fails, or the server closes without answering.
@@ -43,6 +44,7 @@ public enum TestHTTPSClient {
         method: HTTPMethod = .GET,
         path: String,
         headers: [(name: String, value: String)] = [],
+        body: [UInt8]? = nil,
         timeout: TimeAmount = .seconds(10)
     ) async throws -> TestHTTPResponse {
         let box = NIOLockedValueBox<EventLoopPromise<TestHTTPResponse>?>(nil)
@@ -66,7 +68,12 @@ public enum TestHTTPSClient {
         head.headers.add(name: "Host", value: connector.endpoint.hostHeader)
         head.headers.add(name: "Connection", value: "close")
         for header in headers { head.headers.add(name: header.name, value: header.value) }
+        if let body {
+            head.headers.add(name: "Content-Type", value: "application/json")
+            head.headers.add(name: "Content-Length", value: String(body.count))
+        }
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
         let deadline = channel.eventLoop.scheduleTask(in: timeout) {
             promise.fail(TransportFailure(.timeout, "no HTTP response within \(timeout)"))

@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import GoalModel
 import GoalPostgres
 import GoalServer
 import GoalStore
@@ -94,7 +95,8 @@ struct EffectiveConfiguration: Sendable {
                 clientRecords: clientRecords(),
                 maintenanceIntervalSeconds: integer("maintenanceIntervalSeconds", in: 1...86_400),
                 eventLoopThreads: integer("eventLoopThreads", in: 0...1_024),
-                nodeID: nodeID()
+                nodeID: nodeID(),
+                httpAnonymousRole: httpAnonymousRole()
             )
             let levelText = text("log.level") ?? "info"
             let level = Logger.Level(rawValue: levelText.lowercased())
@@ -110,6 +112,20 @@ struct EffectiveConfiguration: Sendable {
             let postgres = postgresStore()
             guard let level, let format else { return nil }
             return (configuration, postgres, level, format)
+        }
+
+        /// `http.anonymousRole`: none (nil), viewer or editor; admin is refused (token administration must never be
+        /// anonymous).
+        private mutating func httpAnonymousRole() -> Role? {
+            let value = (text("http.anonymousRole") ?? "none").lowercased()
+            switch value {
+            case "none": return nil
+            case "viewer": return .viewer
+            case "editor": return .editor
+            default:
+                problem("http.anonymousRole", "\"\(value)\" is not one of none, viewer, editor")
+                return nil
+            }
         }
 
         private mutating func nodeID() -> String {

@@ -9,7 +9,7 @@ enum GoaldSettings {
 
     /// Every key.
     static let all: [Setting] =
-        listener + store + tls + metrics + limits + retention + clientRecords + process + logging
+        listener + store + tls + metrics + limits + retention + clientRecords + http + process + logging
 
     /// The key named `key`, if any.
     static func setting(_ key: String) -> Setting? { byKey[key] }
@@ -227,6 +227,16 @@ enum GoaldSettings {
             defaultValue: .int(clientRecordDefaults.maximumCount),
             help: "The most client instances with a record; past it new instances are answered overloaded."
         ),
+    ]
+
+    private static let http: [Setting] = [
+        Setting(
+            key: "http.anonymousRole",
+            kind: .string,
+            defaultValue: .string("none"),
+            help: "The role of an /api/v1 request without a token: none (401), viewer or editor. Anyone who reaches "
+                + "the port gets it: only on a trusted network (docs/HTTP.md)."
+        )
     ]
 
     private static let process: [Setting] = [
