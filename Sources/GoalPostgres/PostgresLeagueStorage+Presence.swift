@@ -10,7 +10,7 @@ extension PostgresLeagueStorage: PresenceBus {
         presence.publish(payload)
     }
 
-    public func stopPresence() {
-        presence.stop()
+    public func stopPresence() async {
+        await presence.stop()
     }
 }

@@ -140,7 +140,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     /// Closes both connections and stops the store's event loop. Idempotent.
     private func shutDown() {
         watcher.withLockedValue { $0 }?.stop()
-        presence.stop()
+        presence.stopNow()
         writer.close()
         reader.close()
         try? group.syncShutdownGracefully()  // already shut down by an earlier close: nothing left to release

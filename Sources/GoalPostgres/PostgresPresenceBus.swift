@@ -1,4 +1,3 @@
-import Dispatch
 public import GoalStore
 import Logging
 import NIOConcurrencyHelpers
@@ -98,25 +97,41 @@ final class PostgresPresenceBus: Sendable {
         outbox.yield(payload)
     }
 
-    /// Stops: the payloads already handed over (a goodbye) are sent (waiting at most 1 s), then listening ends and
-    /// the connection closes, before the store's event loop stops. Idempotent; blocks at most about a second.
-    func stop() {
+    /// Stops gracefully: the payloads already handed over (a goodbye) are sent, waiting at most 1 s, then listening
+    /// ends and the connection closes. Never blocks a thread (the daemon calls it from Swift's cooperative pool,
+    /// which has as many threads as cores). Idempotent.
+    func stop() async {
         outbox.finish()
-        let (task, sender) = state.withLockedValue { state in
+        let sender = state.withLockedValue { $0.sender }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await sender?.value }
+            group.addTask { try? await Task.sleep(for: .seconds(1)) }  // cancelled once the goodbye is out
+            await group.next()
+            group.cancelAll()
+        }
+        let connection = halt()
+        try? await connection?.close().get()  // the server ends the session either way
+    }
+
+    /// Stops at once (the store is closing; nothing more is sent) and closes the connection before the store's event
+    /// loop stops. Returns at once when the bus never started or `stop()` already ran; else blocks only for the
+    /// close, which runs on the store's event loop, never on the caller's. Idempotent.
+    func stopNow() {
+        outbox.finish()
+        let connection = halt()
+        try? connection?.close().wait()  // the server ends the session either way
+    }
+
+    /// Marks the bus stopped, cancels both tasks and hands over the connection to close (nil when none is open).
+    private func halt() -> PostgresConnection? {
+        state.withLockedValue { state in
             state.stopped = true
-            return (state.task, state.sender)
-        }
-        let sent = DispatchSemaphore(value: 0)
-        Task {
-            await sender?.value
-            sent.signal()
-        }
-        _ = sent.wait(timeout: .now() + 1)  // a goodbye not sent in time: the others time this node out
-        task?.cancel()
-        let connection = state.withLockedValue { state in
+            state.task?.cancel()
+            state.sender?.cancel()
+            state.task = nil
+            state.sender = nil
             defer { state.connection = nil }
             return state.connection
         }
-        try? connection?.close().wait()  // the server ends the session either way
     }
 }

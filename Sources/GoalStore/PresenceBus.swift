@@ -13,8 +13,8 @@ public protocol PresenceBus: Sendable {
     func listenPresence(_ receive: @escaping @Sendable (String?) -> Void)
     /// Sends one payload to every listening node. Never blocks.
     func publishPresence(_ payload: String)
-    /// Stops listening. Idempotent.
-    func stopPresence()
+    /// Stops listening after sending what was already published (bounded; never blocks a thread). Idempotent.
+    func stopPresence() async
 }
 
 /// A `PresenceBus` inside one process (several daemons in one test, or one daemon alone): `publishPresence`
@@ -51,7 +51,7 @@ public final class InProcessPresenceBus: PresenceBus {
         for receive in current { receive(payload) }
     }
 
-    public func stopPresence() {
+    public func stopPresence() async {
         listeners.withLock { $0.removeAll() }
     }
 
@@ -70,6 +70,6 @@ public final class InProcessPresenceBus: PresenceBus {
 
         func listenPresence(_ receive: @escaping @Sendable (String?) -> Void) { bus.add(id, receive) }
         func publishPresence(_ payload: String) { bus.publishPresence(payload) }
-        func stopPresence() { bus.remove(id) }
+        func stopPresence() async { bus.remove(id) }
     }
 }

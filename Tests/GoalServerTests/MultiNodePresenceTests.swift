@@ -129,5 +129,5 @@ final class CuttableBus: PresenceBus {
         if !isCut.withLockedValue({ $0 }) { inner.publishPresence(payload) }
     }
 
-    func stopPresence() { inner.stopPresence() }
+    func stopPresence() async { await inner.stopPresence() }
 }

@@ -47,9 +47,9 @@ struct PresenceTests {
 
     @Test("a session that goes silent (dropped TCP, kill -9) leaves when its heartbeat timeout fires")
     func silentSessionLeaves() async throws {
-        // Short enough for a quick test, long enough that the watcher's pongs, answered by a loaded test process,
-        // keep it alive.
-        let limits = ServerLimits(idleTimeoutMilliseconds: 5_000, pingIntervalMilliseconds: 500)
+        // Short enough for a quick test, long enough that the watcher's pongs, answered by a test process on a
+        // loaded 2-core machine (CI), keep it alive: 5 s was not (the watcher itself was closed mid-run).
+        let limits = ServerLimits(idleTimeoutMilliseconds: 15_000, pingIntervalMilliseconds: 1_000)
         try await withTestDaemon(limits: limits) { daemon in
             let watcher = try await TestSession.open(daemon, token: daemon.tokens.viewer, presence: .all)
             _ = try await watcher.next()  // presence_state
@@ -72,6 +72,21 @@ struct PresenceTests {
             let writer = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
             let matches = (0..<300).map { _ in MatchID() }
             let writes = 30
+            // The observer reads (answering pings) while the others write: a loaded machine can make the flood
+            // outlast a heartbeat timeout, and a reader that only starts afterwards would be taken for a dead peer.
+            let watching = Task {
+                var revisions: [Revision] = []
+                var updates: [PresenceActivity] = []
+                while revisions.count < writes || updates.last != .editing(matches.last!) {
+                    switch try await observer.nextAnsweringPings() {
+                    case .changeset(let changeset): revisions.append(changeset.revision)
+                    case .presence(let event) where event.member.clientInstance == flooder.instance:
+                        if event.kind != .leave { updates.append(event.member.activity) }
+                    default: break
+                    }
+                }
+                return (revisions, updates)
+            }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for match in matches { try await flooder.announce(.editing(match)) }
@@ -95,16 +110,7 @@ struct PresenceTests {
             }
             // The observer gets every changeset, in order, and at most a few of the 300 announcements; the last
             // announcement is the state it ends with.
-            var revisions: [Revision] = []
-            var updates: [PresenceActivity] = []
-            while revisions.count < writes || updates.last != .editing(matches.last!) {
-                switch try await observer.nextAnsweringPings() {
-                case .changeset(let changeset): revisions.append(changeset.revision)
-                case .presence(let event) where event.member.clientInstance == flooder.instance:
-                    if event.kind != .leave { updates.append(event.member.activity) }
-                default: break
-                }
-            }
+            let (revisions, updates) = try await watching.value
             #expect(revisions == Array(1...Revision(writes)))
             #expect(updates.count < matches.count / 4, "announcements past the bucket are coalesced")
             #expect(updates.last == .editing(matches.last!), "the latest announcement wins")

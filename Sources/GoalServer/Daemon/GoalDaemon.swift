@@ -162,7 +162,7 @@ public final class GoalDaemon: Service, Sendable {
         }
         maintenanceTask.cancel()
         presenceTask.cancel()
-        if case .graceful = reason { core.presence.stop() }  // the other nodes drop this node's members at once
+        if case .graceful = reason { await core.presence.stop() }  // the other nodes drop this node's members at once
 
         logger.info("goald stopping", metadata: ["goal.reason": "\(reason)"])
         await close(channels)

@@ -33,6 +33,9 @@ final class PresenceRegistry: Sendable {
     private let hub: Hub
     private let bus: (any PresenceBus)?
     private let state = Mutex(State())
+    /// Open sessions that receive presence messages: with none (old clients only, a load test), changes are not
+    /// handed to the loops at all, so a connection storm costs no visit of every session per join.
+    private let receivers = Atomic<Int>(0)
     private let logger: Logger
 
     init(node: String, hub: Hub, configuration: PresenceConfiguration, bus: (any PresenceBus)?, logger: Logger) {
@@ -73,9 +76,20 @@ final class PresenceRegistry: Sendable {
         }
     }
 
-    /// Must be called inside the lock.
+    /// A session that receives presence messages opened (before it reads `members()` for its `presence_state`,
+    /// so that a change skipped while there were no receivers is in that list).
+    func addReceiver() {
+        receivers.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// A session that received presence messages closed. Called once per `addReceiver()`.
+    func removeReceiver() {
+        receivers.subtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Must be called inside the lock (a session's `members()` then sees the change it was not handed).
     private func emit(_ events: [PresenceEvent]) {
-        guard !events.isEmpty else { return }
+        guard !events.isEmpty, receivers.load(ordering: .sequentiallyConsistent) > 0 else { return }
         hub.publishPresence(events)
     }
 
@@ -94,10 +108,10 @@ final class PresenceRegistry: Sendable {
     }
 
     /// Says goodbye (the other nodes drop this node's members at once) and stops listening.
-    func stop() {
+    func stop() async {
         guard let bus else { return }
         bus.publishPresence(PresenceRelayMessage.bye(node: node).encoded())
-        bus.stopPresence()
+        await bus.stopPresence()
     }
 
     /// Sends this node's full list.

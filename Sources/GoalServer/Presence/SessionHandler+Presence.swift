@@ -18,6 +18,8 @@ struct SessionPresence {
     var backlog = PresenceBacklog()
     /// True while the member is in the registry.
     var joined = false
+    /// True while the session counts among the registry's receivers.
+    var receiving = false
 }
 
 /// Presence for one session (docs/PROTOCOL.md §4 "Presence"): joins at welcome, announcements (rate-limited and
@@ -44,6 +46,10 @@ extension SessionHandler {
                 now: .now()
             )
         )
+        if presence.subscription.receives {
+            presence.receiving = true
+            core.presence.addReceiver()  // before the list is read below
+        }
         if presence.subscription.isListed {
             presence.joined = true
             core.presence.set(presence.member)
@@ -105,6 +111,10 @@ extension SessionHandler {
         if presence.joined {
             presence.joined = false
             core.presence.leave(presence.member.id)
+        }
+        if presence.receiving {
+            presence.receiving = false
+            core.presence.removeReceiver()
         }
         self.presence = presence
     }

@@ -57,6 +57,7 @@ final class ServerCore: Sendable {
         threadPool: NIOThreadPool,
         logger: Logger,
         presenceBus: (any PresenceBus)? = nil,
+        httpAnonymousRole: Role? = nil
     ) {
         self.engine = engine
         self.hub = hub
