@@ -64,6 +64,8 @@ struct SyncSession {
             return .serverError(code, text)
         case .welcome, .changeset, .caughtUp, .snapshotBegin, .snapshotEnd:
             break
+        case .presenceState, .presence:
+            return .none  // GoalClient reads presence before the stream does (GoalClient+Presence.swift)
         }
         guard let event = ResumeSession.StreamEvent(message) else { return .none }
         let before = machine.position
