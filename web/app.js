@@ -1,0 +1,197 @@
+// The page: asks for a token once (kept in this browser's localStorage, sent only inside the WebSocket hello,
+// never in a URL), connects the stream, and draws rankings, matches and the connection state. Editors (and
+// admins) get +/- goal buttons and an add-match form; refusals are worded as goal-client words them.
+// `?tv`: large type, rankings beside the last matches, no controls.
+
+import { Stream } from "./stream.js";
+import { renderMatches, renderPickers, renderRankings } from "./view.js";
+
+const TOKEN_KEY = "goald.token";
+const TV_MATCHES = 12;
+const tv = new URLSearchParams(location.search).has("tv");
+const $ = (selector) => document.querySelector(selector);
+
+let stream = null;
+let changed = new Set();
+let renderScheduled = false;
+const pending = new Map(); // seq → { matchId?, what }
+
+function editable() {
+  return !tv && stream !== null && (stream.role === "editor" || stream.role === "admin");
+}
+
+function scheduleRender() {
+  if (renderScheduled) return;
+  renderScheduled = true;
+  setTimeout(render, 0); // one redraw for a burst of changesets (a backlog)
+}
+
+function render() {
+  renderScheduled = false;
+  if (!stream) return;
+  const league = stream.league;
+  const marks = changed;
+  changed = new Set();
+  renderRankings($("#rankings tbody"), league, marks);
+  const pendingMatches = new Set(Array.from(pending.values(), (p) => p.matchId).filter(Boolean));
+  renderMatches($("#matches"), league, marks, {
+    limit: tv ? TV_MATCHES : 0,
+    editable: editable(),
+    pending: pendingMatches,
+    onAdjust: adjust,
+  });
+  $("#empty-rankings").hidden = league.players.size > 0;
+  $("#empty-matches").hidden = league.matches.size > 0;
+  $("#add-match-panel").hidden = !editable();
+  if (editable()) renderPickers([$("#home-players"), $("#away-players")], league);
+}
+
+const WORDS = { connecting: "connecting", syncing: "syncing", live: "live", reconnecting: "reconnecting", stopped: "stopped" };
+
+function showState(state) {
+  const node = $("#connection");
+  node.dataset.phase = state.phase;
+  node.dataset.mode = state.mode || "";
+  node.dataset.revision = String(state.league.revision);
+  node.dataset.sessions = String(state.sessions); // welcomes on this page: 1 + how often it reconnected
+  let text = WORDS[state.phase] || state.phase;
+  if (state.phase === "live") text += ` · r${state.league.revision}` + (state.role ? ` · ${state.role}` : "");
+  if (state.detail && state.phase !== "live") text += ` (${state.detail})`;
+  node.textContent = text;
+  document.title = `${state.phase === "live" ? "" : "(" + text + ") "}goald league`;
+  scheduleRender();
+}
+
+function showAlert(text) {
+  const node = $("#alert");
+  node.textContent = text;
+  node.hidden = !text;
+}
+
+// Conflicts and refusals in goal-client's words (GoalViewModels' MutationError.alertMessage, ConflictAlert).
+function refusalText(rejection) {
+  const league = stream.league;
+  if (rejection.code === "conflict") {
+    const labels = (rejection.fields || []).map((f) => f.replace(/_/g, " "));
+    const fields = labels.length === 0 ? "it" : labels.length === 1 ? labels[0] : labels.slice(0, -1).join(", ") + " and " + labels[labels.length - 1];
+    const current = rejection.current;
+    const values = [];
+    for (const field of rejection.fields || []) {
+      if (!current) break;
+      const label = field.replace(/_/g, " ");
+      if (current.kind === "match" && field in current) {
+        const value = current[field];
+        values.push(`${label}: ${Array.isArray(value) ? league.names(value) : value}`);
+      } else if (current.kind === "player" && field === "name") {
+        values.push(`name: ${current.name}`);
+      }
+    }
+    return `Someone else changed ${fields} while you were editing.` + (values.length ? ` Now: ${values.join("; ")}.` : "");
+  }
+  if (rejection.code === "unauthorized") {
+    return `refused (unauthorized): ${league.naming(rejection.message)}; ask an admin for an editor token`;
+  }
+  return `refused (${rejection.code}): ${league.naming(rejection.message)}`;
+}
+
+function answered(answer) {
+  pending.delete(answer.seq);
+  if (answer.type === "rejected") showAlert(refusalText(answer));
+  scheduleRender();
+}
+
+function submit(action, what, matchId) {
+  if (!stream.canMutate()) {
+    showAlert("too many changes waiting for an answer; try again in a moment");
+    return;
+  }
+  showAlert("");
+  const seq = stream.mutate(action);
+  pending.set(seq, { matchId, what });
+  scheduleRender();
+}
+
+function adjust(matchId, side, delta) {
+  submit({ op: "adjust_goals", id: matchId, side, delta }, `${side} ${delta > 0 ? "+1" : "-1"}`, matchId);
+}
+
+function addMatch(event) {
+  event.preventDefault();
+  const chosen = (select) => Array.from($(select).selectedOptions, (o) => o.value);
+  const goals = (input) => Number.parseInt($(input).value, 10);
+  const home = chosen("#home-players");
+  const away = chosen("#away-players");
+  const homeGoals = goals("#home-goals");
+  const awayGoals = goals("#away-goals");
+  if (!Number.isInteger(homeGoals) || !Number.isInteger(awayGoals)) {
+    showAlert("goals must be whole numbers from 0 to 999");
+    return;
+  }
+  submit(
+    {
+      op: "create_match",
+      id: crypto.randomUUID(),
+      home_players: home,
+      away_players: away,
+      home_goals: homeGoals,
+      away_goals: awayGoals,
+    },
+    "add match"
+  );
+}
+
+function start(token) {
+  $("#login").hidden = true;
+  $("#league").hidden = false;
+  $("#sign-out").hidden = tv;
+  stream = new Stream(token, {
+    onState: showState,
+    onChange(changes) {
+      for (const change of changes) changed.add(change.kind === "rating" ? change.player : change.id);
+      scheduleRender();
+    },
+    onReset: scheduleRender,
+    onAnswer: answered,
+    onTerminal(code) {
+      if (code === 4401 || code === 4403) {
+        localStorage.removeItem(TOKEN_KEY);
+        showAlert(`this token was refused (${code === 4401 ? "unknown" : "revoked"}); enter another`);
+        $("#login").hidden = false;
+      }
+    },
+  });
+  stream.start();
+}
+
+function signOut() {
+  localStorage.removeItem(TOKEN_KEY);
+  if (stream) stream.stop("signed out");
+  stream = null;
+  pending.clear();
+  $("#matches").replaceChildren();
+  $("#rankings tbody").replaceChildren();
+  $("#league").hidden = true;
+  $("#sign-out").hidden = true;
+  $("#login").hidden = false;
+}
+
+function boot() {
+  document.body.classList.toggle("tv", tv);
+  $("#login").addEventListener("submit", (event) => {
+    event.preventDefault(); // the token goes to localStorage and the hello only: no request carries it
+    const input = $("#token");
+    const token = input.value.trim();
+    input.value = "";
+    if (!token) return;
+    localStorage.setItem(TOKEN_KEY, token);
+    if (stream) stream.stop("new token");
+    start(token);
+  });
+  $("#sign-out").addEventListener("click", signOut);
+  $("#add-match").addEventListener("submit", addMatch);
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) start(token);
+  else $("#login").hidden = false;
+}
+
+boot();
