@@ -84,7 +84,7 @@ struct Browser: Sendable {
 
 /// One test's chromedriver, browsers and screenshots: a screenshot of each named state is written as the test
 /// goes, plus one of every browser at the failure; the directory is printed when the test fails and removed when
-/// it passes. Threading: `Sendable` (a mutex over the open browsers). Lifetime: one `withBrowsers` call.
+/// it passes (kept and printed with GOALD_KEEP_BROWSER_SCREENSHOTS=1, to look at the layouts). Threading: `Sendable` (a mutex over the open browsers). Lifetime: one `withBrowsers` call.
 final class BrowserRun: Sendable {
     let driver: WebDriver
     let directory: String
@@ -132,7 +132,11 @@ func withBrowsers(_ test: String, _ body: (BrowserRun) async throws -> Void) asy
     do {
         try await body(run)
         await run.closeAll(failed: false)
-        try? FileManager.default.removeItem(atPath: directory)  // a leftover temp dir harms no one
+        if ProcessInfo.processInfo.environment["GOALD_KEEP_BROWSER_SCREENSHOTS"] == "1" {
+            print("BrowserTests.\(test): screenshots kept in \(directory)")
+        } else {
+            try? FileManager.default.removeItem(atPath: directory)  // a leftover temp dir harms no one
+        }
     } catch {
         await run.closeAll(failed: true)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []  // listing for the log

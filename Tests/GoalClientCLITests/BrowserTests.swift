@@ -76,6 +76,7 @@ struct BrowserTests {
                 )
                 #expect(changed.rankings.first == ["1", "Alice", "3.33", "1", "0", "1", "0"])
                 #expect(changed.sessions == 1, "the digest chain held: no reconnect")
+                try #require(changed.revision == 5 && changed.status.contains("r5"), "the status follows: \(changed)")
                 await run.screenshot(page, "live-change")
 
                 // goald stops: the page says so; goald comes back on the same port and database: the page resumes.

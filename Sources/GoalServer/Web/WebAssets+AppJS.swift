@@ -32,6 +32,7 @@ extension WebAssets {
 
         function render() {
           renderScheduled = false;
+          drawStatus();
           if (!stream) return;
           const league = stream.league;
           const marks = changed;
@@ -52,18 +53,27 @@ extension WebAssets {
 
         const WORDS = { connecting: "connecting", syncing: "syncing", live: "live", reconnecting: "reconnecting", stopped: "stopped" };
 
+        let connection = null; // the stream's last state: phase, detail, role, mode, sessions
+
         function showState(state) {
-          const node = $("#connection");
-          node.dataset.phase = state.phase;
-          node.dataset.mode = state.mode || "";
-          node.dataset.revision = String(state.league.revision);
-          node.dataset.sessions = String(state.sessions); // welcomes on this page: 1 + how often it reconnected
-          let text = WORDS[state.phase] || state.phase;
-          if (state.phase === "live") text += ` · r${state.league.revision}` + (state.role ? ` · ${state.role}` : "");
-          if (state.detail && state.phase !== "live") text += ` (${state.detail})`;
-          node.textContent = text;
-          document.title = `${state.phase === "live" ? "" : "(" + text + ") "}goald league`;
+          connection = state;
           scheduleRender();
+        }
+
+        // The status line: always visible, in words (never colour alone), with the revision the page shows.
+        function drawStatus() {
+          if (!connection) return;
+          const node = $("#connection");
+          const revision = stream ? stream.league.revision : 0;
+          node.dataset.phase = connection.phase;
+          node.dataset.mode = connection.mode || "";
+          node.dataset.revision = String(revision);
+          node.dataset.sessions = String(connection.sessions); // welcomes on this page: 1 + how often it reconnected
+          let text = WORDS[connection.phase] || connection.phase;
+          if (connection.phase === "live") text += ` · r${revision}` + (connection.role ? ` · ${connection.role}` : "");
+          if (connection.detail && connection.phase !== "live") text += ` (${connection.detail})`;
+          node.textContent = text;
+          document.title = `${connection.phase === "live" ? "" : "(" + text + ") "}goald league`;
         }
 
         function showAlert(text) {
@@ -99,8 +109,10 @@ extension WebAssets {
         }
 
         function answered(answer) {
+          const mutation = pending.get(answer.seq);
           pending.delete(answer.seq);
           if (answer.type === "rejected") showAlert(refusalText(answer));
+          else if (mutation && mutation.what === "add match") $("#add-match").reset();
           scheduleRender();
         }
 

@@ -97,7 +97,7 @@ extension WebAssets {
 
         /* A change: background, an outline and a marker, fading after a moment (JS removes the class). */
         .changed { animation: flash 1.6s ease-out; outline: 2px solid var(--fg); outline-offset: -2px; }
-        li.changed::before, tr.changed > td:first-child::before { content: "* "; }
+        li.changed .score::before, tr.changed > td:first-child::before { content: "* "; }
         @keyframes flash {
           from { background: var(--flash); }
           to { background: transparent; }

@@ -126,7 +126,10 @@ extension WebAssets {
         /** The add-match form's two player pickers, keeping what is selected. */
         export function renderPickers(selects, league) {
           const players = Array.from(league.players.values()).sort((a, b) => (a.name_key < b.name_key ? -1 : 1));
+          const signature = players.map((p) => p.id + "\u0000" + p.name).join("\u0001");
           for (const select of selects) {
+            if (select.dataset.signature === signature) continue; // unchanged: leave the user's selection alone
+            select.dataset.signature = signature;
             const chosen = new Set(Array.from(select.selectedOptions, (o) => o.value));
             select.replaceChildren(
               ...players.map((p) => {
