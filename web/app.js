@@ -201,6 +201,7 @@ function boot() {
   });
   $("#sign-out").addEventListener("click", signOut);
   $("#add-match").addEventListener("submit", addMatch);
+  window.addEventListener("online", () => stream && stream.reconnectNow());
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) start(token);
   else $("#login").hidden = false;

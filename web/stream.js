@@ -89,6 +89,11 @@ export class Stream {
     this.setState("stopped", reason);
   }
 
+  /** Skips a pending reconnect wait (the browser says it is online again). */
+  reconnectNow() {
+    if (this.phase === "reconnecting" && !this.stopped) this.connect();
+  }
+
   setState(phase, detail) {
     this.phase = phase;
     const state = { phase, detail: detail || "", role: this.role, mode: this.mode, league: this.league };
