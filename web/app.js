@@ -3,6 +3,7 @@
 // admins) get +/- goal buttons and an add-match form; refusals are worded as goal-client words them.
 // `?tv`: large type, rankings beside the last matches, no controls.
 
+import { refusalText } from "./refusal.js";
 import { Stream } from "./stream.js";
 import { renderMatches, renderPickers, renderRankings } from "./view.js";
 
@@ -78,36 +79,10 @@ function showAlert(text) {
   node.hidden = !text;
 }
 
-// Conflicts and refusals in goal-client's words (GoalViewModels' MutationError.alertMessage, ConflictAlert).
-function refusalText(rejection) {
-  const league = stream.league;
-  if (rejection.code === "conflict") {
-    const labels = (rejection.fields || []).map((f) => f.replace(/_/g, " "));
-    const fields = labels.length === 0 ? "it" : labels.length === 1 ? labels[0] : labels.slice(0, -1).join(", ") + " and " + labels[labels.length - 1];
-    const current = rejection.current;
-    const values = [];
-    for (const field of rejection.fields || []) {
-      if (!current) break;
-      const label = field.replace(/_/g, " ");
-      if (current.kind === "match" && field in current) {
-        const value = current[field];
-        values.push(`${label}: ${Array.isArray(value) ? league.names(value) : value}`);
-      } else if (current.kind === "player" && field === "name") {
-        values.push(`name: ${current.name}`);
-      }
-    }
-    return `Someone else changed ${fields} while you were editing.` + (values.length ? ` Now: ${values.join("; ")}.` : "");
-  }
-  if (rejection.code === "unauthorized") {
-    return `refused (unauthorized): ${league.naming(rejection.message)}; ask an admin for an editor token`;
-  }
-  return `refused (${rejection.code}): ${league.naming(rejection.message)}`;
-}
-
 function answered(answer) {
   const mutation = pending.get(answer.seq);
   pending.delete(answer.seq);
-  if (answer.type === "rejected") showAlert(refusalText(answer));
+  if (answer.type === "rejected") showAlert(refusalText(answer, stream.league));
   else if (mutation && mutation.what === "add match") $("#add-match").reset();
   scheduleRender();
 }

@@ -160,7 +160,9 @@ struct BrowserTests {
         }
     }
 
-    @Test("?tv on a 1080p screen: large type, rankings beside the last matches, no controls even for an editor")
+    @Test(
+        "?tv on a 1080p screen: large type, rankings beside the last matches, no controls; a refused token is asked again"
+    )
     func tvMode() async throws {
         try await withTestDaemon { daemon in
             try await withBrowsers("tvMode") { run in
@@ -168,8 +170,18 @@ struct BrowserTests {
                 let tv = try await run.open("tv-1080p")
                 try await tv.session.open(Self.url(daemon, "?tv"))
                 try await tv.waitFor("the token form") { $0.loginShown }
+                // An unknown token: the stream closes with 4401, the page forgets it and asks again.
+                try await tv.signIn("gt_not-a-token")
+                let refused = try await tv.waitFor("the refusal of an unknown token") {
+                    $0.phase == "stopped" && $0.loginShown && !$0.alert.isEmpty
+                }
+                #expect(refused.alert == "this token was refused (unknown); enter another", "\(refused)")
+                #expect(try await tv.session.run("return String(localStorage.getItem('goald.token'))") == "null")
                 try await tv.signIn(daemon.tokens.editor)
                 let shown = try await tv.waitFor("the league") { $0.phase == "live" && $0.matches.count == 1 }
+                // The token is kept in localStorage and never put in the page's URL.
+                let kept = try await tv.session.run("return localStorage.getItem('goald.token') + ' ' + location.href")
+                #expect(kept == "\(daemon.tokens.editor) \(Self.url(daemon, "?tv"))")
                 await run.screenshot(tv, "tv")
                 #expect(shown.adjustButtons == 0 && !shown.addMatchShown)
                 let layout = try await tv.session.run(
@@ -190,17 +202,20 @@ struct BrowserTests {
         }
     }
 
-    @Test("the page's digest check agrees with PROTOCOL.md's chain and refuses a changed changeset")
-    func digestChainInTheBrowser() async throws {
+    @Test("the page's modules: its digest check agrees with PROTOCOL.md's chain; refusals read as in goal-client")
+    func pageModulesInTheBrowser() async throws {
         let protocolPath = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("docs/PROTOCOL.md").path
-        let changesets = try String(contentsOfFile: protocolPath, encoding: .utf8)
-            .split(separator: "\n").filter { $0.hasPrefix(#"{"type":"changeset","revision":"#) && !$0.contains("<d_R") }
-            .map(String.init)
-        try #require(changesets.count == 4)
+        let lines = try String(contentsOfFile: protocolPath, encoding: .utf8).split(separator: "\n").map(String.init)
+        let changesets = lines.filter { $0.hasPrefix(#"{"type":"changeset","revision":"#) && !$0.contains("<d_R") }
+        let rejections = lines.filter { $0.hasPrefix(#"{"type":"rejected","#) }
+        try #require(changesets.count == 4 && rejections.count == 3)
+        let json = { (strings: [String]) in
+            String(decoding: try JSONSerialization.data(withJSONObject: strings), as: UTF8.self)
+        }
         try await withTestDaemon { daemon in
-            try await withBrowsers("digestChainInTheBrowser") { run in
+            try await withBrowsers("pageModulesInTheBrowser") { run in
                 let page = try await run.open("desktop")
                 try await page.session.open(Self.url(daemon))
                 try await page.waitFor("the page") { $0.loginShown }
@@ -216,9 +231,41 @@ struct BrowserTests {
                       return out.join(' ');
                     });
                     """,
-                    [String(decoding: try JSONSerialization.data(withJSONObject: changesets), as: UTF8.self)]
+                    [try json(changesets)]
                 )
                 #expect(verdicts == "true true true true false")
+
+                // PROTOCOL.md's conflict and player_in_use examples, over its league (Ada, Béa, one match), and
+                // three more: an id in a message, unauthorized, a conflict on two fields.
+                let wording = try await page.session.run(
+                    """
+                    return Promise.all([import('/web/league.js'), import('/web/refusal.js')]).then(([l, r]) => {
+                      const league = new l.League();
+                      for (const t of JSON.parse(arguments[0])) league.apply(JSON.parse(t));
+                      const rejections = JSON.parse(arguments[1]).map((t) => JSON.parse(t));
+                      const ada = '6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b', bea = '0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b';
+                      const match = Array.from(league.matches.values())[0];
+                      rejections.push({ code: 'unknown_player', fields: [], message: ada + ' is not ' + match.id });
+                      rejections.push({ code: 'unauthorized', fields: [], message: 'vera is a viewer' });
+                      rejections.push({ code: 'conflict', fields: ['away_players', 'home_goals'],
+                        current: Object.assign({ kind: 'match' }, match, { away_players: [bea, ada] }) });
+                      return JSON.stringify(rejections.map((x) => r.refusalText(x, league)));
+                    });
+                    """,
+                    [try json(changesets), try json(rejections)]
+                )
+                let texts = try JSONDecoder().decode([String].self, from: Data(wording.utf8))
+                #expect(
+                    texts == [
+                        "Someone else changed home goals while you were editing. Now: home goals: 1.",
+                        "refused (player_in_use): Béa plays in 1 match",
+                        "refused (invalid): mutate.home_goals: expected an integer; found a fraction",
+                        "refused (unknown_player): \"Ada\" is not c4a7e2f1",
+                        "refused (unauthorized): vera is a viewer; ask an admin for an editor token",
+                        "Someone else changed away players and home goals while you were editing. Now: away players: "
+                            + "Béa, Ada; home goals: 1.",
+                    ]
+                )
             }
         }
     }

@@ -5,6 +5,7 @@ extension WebAssets {
         ("app.js", "text/javascript; charset=utf-8", appJS),
         ("index.html", "text/html; charset=utf-8", indexHTML),
         ("league.js", "text/javascript; charset=utf-8", leagueJS),
+        ("refusal.js", "text/javascript; charset=utf-8", refusalJS),
         ("stream.js", "text/javascript; charset=utf-8", streamJS),
         ("style.css", "text/css; charset=utf-8", styleCSS),
         ("view.js", "text/javascript; charset=utf-8", viewJS),
