@@ -1,6 +1,8 @@
+import Crypto
 import Foundation
 import GoalTestSupport
 import NIOHTTP1
+import NIOSSL
 import Testing
 
 #if canImport(Glibc)
@@ -92,8 +94,15 @@ struct WebDriver: Sendable {
         _ = await child.wait(timeout: 20)
     }
 
-    /// A headless Chromium with a fresh profile in `directory`, trusting goald's test certificate by accepting
-    /// insecure certificates for this session only (the page is still a secure context: `crypto.subtle` works).
+    /// The test server's key as Chromium pins it: base64 of SHA-256 of its SubjectPublicKeyInfo.
+    static func serverKeyPin() throws -> String {
+        let spki = try TestCertificates.shared.serverCertificate.extractPublicKey().toSPKIBytes()
+        return Data(SHA256.hash(data: spki)).base64EncodedString()
+    }
+
+    /// A headless Chromium with a fresh profile in `directory` that trusts exactly the test daemons' server key
+    /// (`--ignore-certificate-errors-spki-list`, which needs the profile dir; every other certificate error still
+    /// fails, and the page is a secure context, so `crypto.subtle` works).
     /// - Parameters:
     ///   - phone: A phone's viewport (390 × 844 at 3×, touch) instead of a 1920 × 1080 window.
     func newSession(phone: Bool) async throws -> BrowserSession {
@@ -103,6 +112,7 @@ struct WebDriver: Sendable {
             "args": [
                 "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                 "--user-data-dir=\(profile)", "--window-size=1920,1080", "--disable-extensions",
+                "--ignore-certificate-errors-spki-list=\(try Self.serverKeyPin())",
                 "--disable-background-networking",
             ],
         ]
@@ -114,7 +124,7 @@ struct WebDriver: Sendable {
         let capabilities: [String: Any] = [
             "capabilities": [
                 "alwaysMatch": [
-                    "browserName": "chrome", "acceptInsecureCerts": true, "goog:chromeOptions": options,
+                    "browserName": "chrome", "goog:chromeOptions": options,
                 ] as [String: Any]
             ]
         ]
