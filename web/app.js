@@ -42,8 +42,9 @@ function render() {
     pending: pendingMatches,
     onAdjust: adjust,
   });
-  $("#empty-rankings").hidden = league.players.size > 0;
-  $("#empty-matches").hidden = league.matches.size > 0;
+  const known = league.synced || (connection !== null && connection.phase === "live"); // else: not known yet
+  $("#empty-rankings").hidden = !known || league.players.size > 0;
+  $("#empty-matches").hidden = !known || league.matches.size > 0;
   $("#add-match-panel").hidden = !editable();
   if (editable()) renderPickers([$("#home-players"), $("#away-players")], league);
 }
@@ -150,13 +151,18 @@ function start(token) {
   stream.start();
 }
 
-function signOut() {
-  localStorage.removeItem(TOKEN_KEY);
-  if (stream) stream.stop("signed out");
+// Ends the current stream and empties what it drew (its rows carry the old role's controls).
+function dropStream(reason) {
+  if (stream) stream.stop(reason);
   stream = null;
   pending.clear();
   $("#matches").replaceChildren();
   $("#rankings tbody").replaceChildren();
+}
+
+function signOut() {
+  localStorage.removeItem(TOKEN_KEY);
+  dropStream("signed out");
   $("#league").hidden = true;
   $("#sign-out").hidden = true;
   $("#login").hidden = false;
@@ -171,7 +177,8 @@ function boot() {
     input.value = "";
     if (!token) return;
     localStorage.setItem(TOKEN_KEY, token);
-    if (stream) stream.stop("new token");
+    dropStream("new token");
+    showAlert("");
     start(token);
   });
   $("#sign-out").addEventListener("click", signOut);

@@ -129,7 +129,7 @@ export class Stream {
   abandon(socket, code, reason) {
     if (socket !== this.socket) return;
     this.socket = null;
-    socket.close(code, reason.slice(0, 120));
+    socket.close(code, "resync"); // the reason shown is ours; a close reason is limited to 123 bytes
     this.closed(code, reason);
   }
 
