@@ -78,6 +78,8 @@ struct BrowserTests {
                 #expect(changed.sessions == 1, "the digest chain held: no reconnect")
                 try #require(changed.revision == 5 && changed.status.contains("r5"), "the status follows: \(changed)")
                 await run.screenshot(page, "live-change")
+                let console = try await page.session.severeConsoleMessages()
+                #expect(console == [], "no script error, no CSP violation: \(console)")
 
                 // goald stops: the page says so; goald comes back on the same port and database: the page resumes.
                 await daemon.stop()
@@ -145,6 +147,11 @@ struct BrowserTests {
                 await run.screenshot(editor, "refusal")
                 try await viewer.waitFor("one −1 applied, the other refused") {
                     $0.matches == ["Carol 1 : 0 Bob", "Alice 3 : 0 Bob"]
+                }
+
+                for browser in [editor, viewer] {
+                    let console = try await browser.session.severeConsoleMessages()
+                    #expect(console == [], "\(browser.name): \(console)")
                 }
 
                 // The phone's viewport: everything fits its width.

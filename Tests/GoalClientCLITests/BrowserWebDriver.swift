@@ -124,7 +124,7 @@ struct WebDriver: Sendable {
         let capabilities: [String: Any] = [
             "capabilities": [
                 "alwaysMatch": [
-                    "browserName": "chrome", "goog:chromeOptions": options,
+                    "browserName": "chrome", "goog:chromeOptions": options, "goog:loggingPrefs": ["browser": "ALL"],
                 ] as [String: Any]
             ]
         ]
@@ -165,6 +165,13 @@ struct BrowserSession: Sendable {
             throw WebDriverError(description: "no element for \(selector)")
         }
         _ = try await call("POST", "/element/\(element)/click", [:])
+    }
+
+    /// The page's console messages of level SEVERE so far (script errors, CSP violations, failed loads), and
+    /// chromedriver forgets them once read (chromedriver's `se/log`, not W3C).
+    func severeConsoleMessages() async throws -> [String] {
+        let entries = try await call("POST", "/se/log", ["type": "browser"]) as? [[String: Any]] ?? []
+        return entries.filter { $0["level"] as? String == "SEVERE" }.map { ($0["message"] as? String) ?? "\($0)" }
     }
 
     /// A PNG of the viewport.

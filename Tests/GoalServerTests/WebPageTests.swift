@@ -25,7 +25,7 @@ struct WebPageTests {
         let files = try Self.files()
         #expect(files.count >= 5)
         let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8"]
-            .merging(["css": "text/css; charset=utf-8"]) { first, _ in first }
+            .merging(["css": "text/css; charset=utf-8", "svg": "image/svg+xml"]) { first, _ in first }
         try await withTestDaemon { daemon in
             let connector = try daemon.connector()
             for file in files {

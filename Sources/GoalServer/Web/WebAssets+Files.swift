@@ -3,6 +3,7 @@
 extension WebAssets {
     static let files: [(name: String, contentType: String, text: String)] = [
         ("app.js", "text/javascript; charset=utf-8", appJS),
+        ("icon.svg", "image/svg+xml", iconSVG),
         ("index.html", "text/html; charset=utf-8", indexHTML),
         ("league.js", "text/javascript; charset=utf-8", leagueJS),
         ("refusal.js", "text/javascript; charset=utf-8", refusalJS),

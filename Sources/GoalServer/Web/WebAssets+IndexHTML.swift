@@ -9,6 +9,7 @@ extension WebAssets {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
         <title>goald league</title>
+        <link rel="icon" href="/web/icon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="/web/style.css">
         <script type="module" src="/web/app.js"></script>
         </head>

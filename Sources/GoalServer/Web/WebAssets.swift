@@ -54,7 +54,7 @@ enum WebAssets {
         ("x-content-type-options", "nosniff"),
         ("x-frame-options", "DENY"),
         ("referrer-policy", "no-referrer"),
-        ("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()"),
+        ("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()"),
         ("cross-origin-opener-policy", "same-origin"),
         ("cross-origin-resource-policy", "same-origin"),
         // Revalidate every time (a 304 when unchanged), so a new goald's page is never mixed with an old cache.
