@@ -88,20 +88,21 @@ export function renderMatches(list, league, changed, options) {
       li.appendChild(element("span", "away"));
       li.appendChild(element("span", "pending"));
       if (options.editable) {
-        const controls = element("span", "controls");
-        for (const [side, delta, label] of [
-          ["home", -1, "−"],
-          ["home", 1, "+"],
-          ["away", -1, "−"],
-          ["away", 1, "+"],
-        ]) {
-          const button = element("button", `adjust ${side} ${delta > 0 ? "plus" : "minus"}`, label);
-          button.type = "button";
-          button.setAttribute("aria-label", `${side} ${delta > 0 ? "+1" : "−1"}`);
-          button.addEventListener("click", () => options.onAdjust(row.key, side, delta));
-          controls.appendChild(button);
+        // Each side's − and + under that side's names.
+        for (const side of ["home", "away"]) {
+          const controls = element("span", `controls ${side}-controls`);
+          for (const [delta, label] of [
+            [-1, "−"],
+            [1, "+"],
+          ]) {
+            const button = element("button", `adjust ${side} ${delta > 0 ? "plus" : "minus"}`, label);
+            button.type = "button";
+            button.setAttribute("aria-label", `${side} ${delta > 0 ? "+1" : "−1"}`);
+            button.addEventListener("click", () => options.onAdjust(row.key, side, delta));
+            controls.appendChild(button);
+          }
+          li.appendChild(controls);
         }
-        li.appendChild(controls);
       }
       return li;
     },

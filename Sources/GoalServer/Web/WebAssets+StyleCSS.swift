@@ -80,7 +80,7 @@ extension WebAssets {
         .match {
           display: grid;
           grid-template-columns: 1fr auto 1fr;
-          grid-template-areas: "home score away" "pending pending pending" "controls controls controls";
+          grid-template-areas: "home score away" "pending pending pending" "home-controls . away-controls";
           align-items: center;
           gap: 0.2rem 0.5rem;
           padding: 0.4rem 0.2rem;
@@ -91,9 +91,10 @@ extension WebAssets {
         .match .away { grid-area: away; }
         .match .pending { grid-area: pending; color: var(--muted); text-align: center; }
         .match .pending:empty { display: none; }
-        .match .controls { grid-area: controls; display: flex; justify-content: center; gap: 0.4rem; }
+        .match .controls { display: flex; gap: 0.4rem; }
+        .match .home-controls { grid-area: home-controls; justify-content: flex-end; }
+        .match .away-controls { grid-area: away-controls; justify-content: flex-start; }
         .adjust { min-width: 2.75rem; min-height: 2.75rem; font: inherit; font-weight: 700; }
-        .adjust.away.minus { margin-left: 1.5rem; }
 
         /* A change: background, an outline and a marker, fading after a moment (JS removes the class). */
         .changed { animation: flash 1.6s ease-out; outline: 2px solid var(--fg); outline-offset: -2px; }
