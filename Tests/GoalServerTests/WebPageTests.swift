@@ -1,7 +1,10 @@
 import Foundation
 import GoalTestSupport
+import GoalTransport
 import NIOHTTP1
 import Testing
+
+@testable import GoalServer
 
 /// The league page as goald serves it (no browser needed): every file of web/ is embedded byte for byte (the drift
 /// check: regenerate with `.ci/web-assets`), with its content type, a strong ETag that answers 304, the security
@@ -58,7 +61,8 @@ struct WebPageTests {
                 let csp = try #require(response.header("content-security-policy"), "\(path)")
                 let directives = Set(csp.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) })
                 for wanted in [
-                    "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'",
+                    "default-src 'none'", "script-src 'self'", "style-src 'self'",
+                    "connect-src 'self' wss://\(connector.endpoint.hostHeader)",
                     "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'",
                 ] {
                     #expect(directives.contains(wanted), "\(path): \(csp)")
@@ -71,6 +75,23 @@ struct WebPageTests {
                 #expect(response.header("cross-origin-opener-policy") == "same-origin")
                 #expect(response.header("cache-control") == "no-cache")
             }
+        }
+    }
+
+    @Test("connect-src names wss:// of the Host header only when it is a plain host[:port]; else 'self' alone")
+    func connectSource() {
+        for host in ["localhost:7443", "127.0.0.1:7443", "[::1]:7443", "league.example.org"] {
+            #expect(
+                WebAssets.contentSecurityPolicy(host: host).contains("connect-src 'self' wss://\(host); "),
+                "\(host)"
+            )
+        }
+        for host in [
+            nil, "", "evil; script-src *", "a b", "x'y", "h\u{0}", "é.example", String(repeating: "a", count: 256),
+        ] {
+            let policy = WebAssets.contentSecurityPolicy(host: host)
+            #expect(policy.contains("connect-src 'self'; "), "\(String(describing: host))")
+            #expect(policy.split(separator: ";").count == 8, "\(String(describing: host))")
         }
     }
 

@@ -21,7 +21,7 @@ extension HTTPRequestHandler {
             )
             return true
         }
-        let headers = [("etag", asset.etag)] + WebAssets.securityHeaders
+        let headers = [("etag", asset.etag)] + WebAssets.securityHeaders(host: head.headers.first(name: "host"))
         if let match = head.headers.first(name: "if-none-match"),
             match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag })
         {
