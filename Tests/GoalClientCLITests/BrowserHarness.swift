@@ -15,12 +15,13 @@ struct PageState: Decodable, Sendable, CustomStringConvertible {
     var matches: [String]
     var alert: String
     var adjustButtons: Int
+    var pending: Int
     var addMatchShown: Bool
     var loginShown: Bool
 
     var description: String {
         "phase \(phase) (\(status)), mode \(mode), r\(revision), sessions \(sessions), rankings \(rankings), "
-            + "matches \(matches), alert \"\(alert)\""
+            + "matches \(matches) (\(pending) pending), alert \"\(alert)\""
     }
 
     static let script = """
@@ -37,6 +38,7 @@ struct PageState: Decodable, Sendable, CustomStringConvertible {
             li.querySelector('.away').textContent),
           alert: alert.hidden ? '' : alert.textContent,
           adjustButtons: Array.from(document.querySelectorAll('button.adjust')).filter((b) => b.offsetParent !== null).length,
+          pending: document.querySelectorAll('#matches li.is-pending').length,
           addMatchShown: shown('#add-match-panel'), loginShown: shown('#login'),
         });
         """
