@@ -9,15 +9,18 @@ public enum ClientMessage: Hashable, Sendable {
     case hello(Hello)
     /// Asks for one mutation. Its id is (`hello.client_instance`, `seq`).
     case mutate(Mutate)
+    /// Announces what the session is doing (not logged; rate-limited; docs/PROTOCOL.md §4 "Presence").
+    case presence(PresenceActivity)
 
     /// The `type` values of this direction.
-    public static let types = ["hello", "mutate"]
+    public static let types = ["hello", "mutate", "presence"]
 
     /// This message's `type` on the wire.
     public var type: String {
         switch self {
         case .hello: "hello"
         case .mutate: "mutate"
+        case .presence: "presence"
         }
     }
 
@@ -45,6 +48,8 @@ public enum ClientMessage: Hashable, Sendable {
         public var digest: Digest?
         /// `all` (default when absent) or `acks`.
         public var stream: StreamSelection
+        /// Whether the session is listed and sent presence (`none`, the default when absent: listed, sent nothing).
+        public var presence: PresenceSubscription
 
         public init(
             protocolVersion: Int = WireProtocol.version,
@@ -53,7 +58,8 @@ public enum ClientMessage: Hashable, Sendable {
             since: Revision? = nil,
             epoch: String? = nil,
             digest: Digest? = nil,
-            stream: StreamSelection = .all
+            stream: StreamSelection = .all,
+            presence: PresenceSubscription = .none
         ) {
             self.protocolVersion = protocolVersion
             self.token = token
@@ -62,6 +68,7 @@ public enum ClientMessage: Hashable, Sendable {
             self.epoch = epoch
             self.digest = digest
             self.stream = stream
+            self.presence = presence
         }
     }
 
@@ -118,6 +125,12 @@ extension ClientMessage {
             }
             w.raw(#","stream":"#)
             w.string(hello.stream.rawValue)
+            if hello.presence != .none {
+                w.raw(#","presence":"#)
+                w.string(hello.presence.rawValue)
+            }
+        case .presence(let activity):
+            Self.encodeActivity(activity, into: &w)
         case .mutate(let mutate):
             w.raw(#"{"type":"mutate","seq":"#)
             w.integer(mutate.seq)
@@ -158,9 +171,12 @@ extension ClientMessage {
                     },
                     epoch: try c.optionalString("epoch"),
                     digest: try c.readIfPresent("digest", ModelReader.digest),
-                    stream: c.contains("stream") ? try c.enumeration("stream") : .all
+                    stream: c.contains("stream") ? try c.enumeration("stream") : .all,
+                    presence: c.contains("presence") ? try c.enumeration("presence") : .none
                 )
             )
+        case "presence":
+            return .presence(try PresenceReader.activity(c))
         default:
             let seq = try c.read("seq", signed64Bound)
             do throws(WireDecodingError) {

@@ -67,6 +67,8 @@ extension ServerMessage {
         case .overloaded(let seq, let retryAfter):
             w.raw(#"{"type":"overloaded""#)
             w.pacingMembers(seq: seq, retryAfterMilliseconds: retryAfter)
+        case .presenceState, .presence:
+            Self.encodePresence(self, into: &w)
         case .error(let code, let message):
             w.raw(#"{"type":"error","code":"#)
             w.string(code.rawValue)
@@ -147,6 +149,10 @@ extension ServerMessage {
                 seq: try c.optionalInteger("seq"),
                 retryAfterMilliseconds: try c.integer("retry_after_ms")
             )
+        case "presence_state":
+            return try decodePresenceState(c)
+        case "presence":
+            return try decodePresence(c)
         default:
             return .error(code: try c.enumeration("code"), message: try c.string("message"))
         }

@@ -28,11 +28,15 @@ public enum ServerMessage: Hashable, Sendable {
     case overloaded(seq: UInt64?, retryAfterMilliseconds: Int)
     /// A fatal session error; a close with `code.closeCode` follows.
     case error(code: WireErrorCode, message: String)
+    /// Everyone present when the session opened (sessions whose hello asked for presence, right after `welcome`).
+    case presenceState([PresenceMember])
+    /// A member joined, changed its activity or left.
+    case presence(PresenceEvent)
 
     /// The `type` values of this direction.
     public static let types = [
         "welcome", "changeset", "caught_up", "snapshot_begin", "snapshot_chunk", "snapshot_end", "ack", "rejected",
-        "rate_limited", "overloaded", "error",
+        "rate_limited", "overloaded", "error", "presence_state", "presence",
     ]
 
     /// This message's `type` on the wire.
@@ -49,6 +53,8 @@ public enum ServerMessage: Hashable, Sendable {
         case .rateLimited: "rate_limited"
         case .overloaded: "overloaded"
         case .error: "error"
+        case .presenceState: "presence_state"
+        case .presence: "presence"
         }
     }
 

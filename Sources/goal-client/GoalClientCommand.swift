@@ -34,7 +34,7 @@ struct GoalClientCommand: AsyncParsableCommand {
             """,
         version: GoalRelease.version,
         subcommands: [
-            Live.self, Players.self, Matches.self, Rankings.self, Status.self, Tail.self, Login.self,
+            Live.self, Players.self, Matches.self, Rankings.self, Status.self, Who.self, Tail.self, Login.self,
         ],
         defaultSubcommand: Live.self
     )

@@ -112,9 +112,13 @@ enum Fixtures {
                     since: 41,
                     epoch: "e5f1c1d2",
                     digest: Digest(bytes: Array(0..<32))!,
-                    stream: .acks
+                    stream: .acks,
+                    presence: .observe
                 )
             ),
+            .presence(.editing(matchID(3))),
+            .presence(.viewing(nil)),
+            .presence(.online),
         ]
         + actions.enumerated().map { index, action in
             .mutate(ClientMessage.Mutate(seq: UInt64(index + 1), base: 40, action: action))
@@ -177,8 +181,19 @@ enum Fixtures {
             .overloaded(seq: 12, retryAfterMilliseconds: 500),
             .overloaded(seq: nil, retryAfterMilliseconds: 500),
             .error(code: .badMessage, message: "mutate.home_goals: expected an integer, found a string"),
+            .presenceState([presenceMember]),
+            .presence(PresenceEvent(.update, presenceMember)),
         ]
     }
+
+    static let presenceMember = PresenceMember(
+        id: "goald-a/12",
+        name: "al\"ice",
+        clientInstance: alice,
+        node: "goald-a",
+        activity: .viewing(matchID(3)),
+        since: Timestamp(millisecondsSince1970: 1_767_225_600_000)
+    )
 }
 
 /// SplitMix64: a seeded generator so random-input tests are reproducible.

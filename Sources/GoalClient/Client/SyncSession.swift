@@ -62,8 +62,10 @@ struct SyncSession {
             return .paced(seq: seq, milliseconds: milliseconds)
         case .error(let code, let text):
             return .serverError(code, text)
-        case .welcome, .changeset, .caughtUp, .snapshotBegin, .snapshotEnd:
+        case .welcome, .changeset, .caughtUp, .snapshotBegin:
             break
+        case .presenceState, .presence:
+            return .none  // GoalClient reads presence before the stream does (GoalClient+Presence.swift)
         }
         guard let event = ResumeSession.StreamEvent(message) else { return .none }
         let before = machine.position

@@ -56,6 +56,8 @@ final class SessionHandler: ChannelInboundHandler {
     var handshakeDeadline: Scheduled<Void>?
     var heartbeat: RepeatedTask?
     var readsPaused = false
+    /// The session's presence (docs/PROTOCOL.md §4 "Presence"); nil until welcome (SessionHandler+Presence.swift).
+    var presence: SessionPresence?
 
     init(
         core: ServerCore,
@@ -163,6 +165,7 @@ final class SessionHandler: ChannelInboundHandler {
         if context.channel.isWritable {
             drainQueue()
             pumpCatchUp()
+            drainPresence()
             flushIfNeeded()
         }
         context.fireChannelWritabilityChanged()
@@ -199,6 +202,8 @@ final class SessionHandler: ChannelInboundHandler {
                 fail(.alreadyAuthenticated, "this session already said hello")
             case .mutate(let mutate):
                 receiveMutate(mutate, identity: identity)
+            case .presence(let activity):
+                receivePresence(activity)
             }
         }
     }
@@ -280,6 +285,7 @@ final class SessionHandler: ChannelInboundHandler {
 
     /// Releases everything this session holds. Idempotent.
     private func tearDown() {
+        leavePresence()
         handshakeDeadline?.cancel()
         handshakeDeadline = nil
         heartbeat?.cancel()

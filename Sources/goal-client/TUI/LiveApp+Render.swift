@@ -1,4 +1,5 @@
 import Foundation
+import GoalClient
 import GoalModel
 import GoalReactive
 import GoalViewModels
@@ -30,7 +31,7 @@ extension LiveApp {
         while body.count < bodyHeight { body.append(ScreenLine()) }
         lines += body
         lines.append(promptLine())
-        lines.append(statusLine())
+        lines.append(statusLine(columns: columns))
         return lines
     }
 
@@ -82,7 +83,7 @@ extension LiveApp {
 
     /// The connection at a glance: a coloured marker whose text reads without colour, the status words (a
     /// ticking countdown while reconnecting), revision (before the server, which a narrow terminal cuts), server, the round-trip time once, pending edits.
-    private func statusLine() -> ScreenLine {
+    private func statusLine(columns: Int) -> ScreenLine {
         let style: Style =
             switch connection.phase.value {
             case .live: .live
@@ -97,6 +98,10 @@ extension LiveApp {
         if pending > 0 { line.append("  \(pending) pending", .pending) }
         line.append("  \(connection.revisionText.value)  \(TerminalText.escape(connection.server))")
         if connection.phase.value == .live { line.append("  rtt \(connection.roundTripText.value)") }
+        let used = line.segments.reduce(0) { $0 + TerminalText.width($1.text) }
+        if let online = PresenceText.online(store.presence.value, columns: columns - used - 2) {
+            line.append("  " + online)
+        }
         return line
     }
 
@@ -123,6 +128,9 @@ extension LiveApp {
             ScreenLine("  * marks edits not yet confirmed by the server (a pending goal shows the score"),
             ScreenLine("    it will have); highlighted rows were just changed by someone else; dim rows"),
             ScreenLine("    may be out of date: [LIVE] [CONNECTING] [RECONNECTING] [STOPPED] say why."),
+            ScreenLine(
+                "  \(PresenceText.editingMarker) marks a match someone else is editing; the status line says who is online."
+            ),
             ScreenLine("    Any key closes this help."),
         ]
     }
