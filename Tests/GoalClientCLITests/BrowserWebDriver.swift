@@ -89,9 +89,25 @@ struct WebDriver: Sendable {
         return WebDriver(child: child, base: URL(string: "http://127.0.0.1:\(port)")!, directory: directory)
     }
 
+    /// Stops chromedriver, then ends (SIGKILL, by pid) every process whose command line names this run's own
+    /// directory: chromedriver leaves a browser running when it stops before that browser's session was deleted (a
+    /// session whose creation answer was lost, a test that failed mid-way), and each browser's profile is in here.
     func stop() async {
         kill(child.pid, SIGTERM)
         _ = await child.wait(timeout: 20)
+        for pid in Self.processes(mentioning: directory) { kill(pid, SIGKILL) }
+    }
+
+    /// The processes whose command line contains `text` (read from /proc), this one excepted.
+    static func processes(mentioning text: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []  // no /proc: none found
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name), pid != getpid(),
+                let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline")
+            else { return nil }
+            let commandLine = String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+            return commandLine.contains(text) ? pid : nil
+        }
     }
 
     /// The test server's key as Chromium pins it: base64 of SHA-256 of its SubjectPublicKeyInfo.
