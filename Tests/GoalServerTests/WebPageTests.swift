@@ -112,6 +112,23 @@ struct WebPageTests {
         }
     }
 
+    @Test("the plaintext metrics listener does not serve the page (it is for /metrics on loopback only)")
+    func notOnMetricsListener() async throws {
+        let loopbackMetrics: (inout ServerConfiguration) -> Void = {
+            $0.metricsListener = .init(host: "127.0.0.1", port: 0)
+        }
+        try await withTestDaemon(configure: loopbackMetrics) { daemon in
+            let port = try #require(try await daemon.daemon.listeningAddresses().metricsPort)
+            for path in ["/", "/web/app.js"] {
+                let response = try await PlaintextProbe.send(
+                    Array("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                    port: port
+                )
+                #expect(String(decoding: response, as: UTF8.self).hasPrefix("HTTP/1.1 404"), "\(path)")
+            }
+        }
+    }
+
     @Test("ETag: If-None-Match answers 304 with the headers and no body; another method is 405")
     func caching() async throws {
         try await withTestDaemon { daemon in
