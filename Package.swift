@@ -256,7 +256,11 @@ let package = Package(
             dependencies: [
                 "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalClientSQLite",
                 "GoalTransport", "GoalViewModels", "GoalCommandLine",
-            ],
+                // BrowserTests speak WebDriver to chromedriver over plain HTTP on 127.0.0.1 (NIOHTTP1: Foundation's
+                // URLSession on Linux rejects chromedriver's `Content-Length:250` header without a space), and pin
+                // the test server's key in Chromium (SHA-256 of its SPKI: Crypto).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ] + nioProducts,
             swiftSettings: strictSettings
         ),
         .testTarget(

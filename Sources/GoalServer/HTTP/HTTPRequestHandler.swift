@@ -7,7 +7,8 @@ import NIOPosix
 import Synchronization
 
 /// Answers the plain HTTP requests on the daemon's port: `GET /healthz`, `GET /metrics` (admin token in
-/// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), and 404 for anything else.
+/// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), the league page (`GET /` and
+/// `/web/…`, `Web/HTTPRequestHandler+Web.swift`), and 404 for anything else.
 /// WebSocket upgrades at `/v1/stream` never reach it: the upgrader takes them first. Requests under `/api/v1/`
 /// go to the HTTP API (`RESTAPI/`, `HTTPRequestHandler+RESTAPI.swift`).
 ///
@@ -67,6 +68,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func route(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        // The league page is served on the main (TLS) listener only, like the HTTP API.
+        if servesAPI, serveWebAsset(head, path: path, context: context) { return }
         switch (head.method, path) {
         case (.GET, "/healthz"):
             let view = core.engine.durableView
@@ -92,7 +95,10 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context,
                 head,
                 .notFound,
-                body: text("not found: goald serves wss://…/v1/stream, GET /healthz and GET /metrics\n")
+                body: text(
+                    "not found: goald serves GET / (the league page), wss://…/v1/stream, /api/v1/, GET /healthz "
+                        + "and GET /metrics\n"
+                )
             )
         }
     }

@@ -1,0 +1,113 @@
+// The page's replica of the league: players, matches and ratings by id, and where it stands in the server's
+// history (revision, epoch, digest). Changes are entity-level, as in GoalClient's ReplicaState: a change replaces
+// or removes one entry; ratings travel in the changesets, so nothing is recomputed from matches here.
+//
+// Rankings are computed here from the ratings' integers, not fetched from /api/v1/rankings after each change:
+// the stream already carries points and played for every player it touches (PROTOCOL.md: clients compute
+// 10 × points / (3 × played) and show 2 decimals), so a second request per change would only add latency, load
+// and a window where the page shows a revision's matches beside another revision's rankings.
+
+/** d_0: 32 zero bytes, as hex. */
+export const GENESIS = "0".repeat(64);
+
+export class League {
+  constructor() {
+    this.epoch = null;
+    this.reset();
+  }
+
+  /** Forgets everything but the epoch: the next hello asks for a snapshot. */
+  reset() {
+    this.revision = 0;
+    this.digest = GENESIS;
+    this.synced = false;
+    this.players = new Map();
+    this.matches = new Map();
+    this.ratings = new Map();
+  }
+
+  /** What hello resumes from, or null for an empty replica. */
+  position() {
+    if (!this.synced || this.epoch === null) return null;
+    return { since: this.revision, epoch: this.epoch, digest: this.digest };
+  }
+
+  replace(snapshot, digest) {
+    this.reset();
+    this.epoch = snapshot.epoch;
+    for (const player of snapshot.players) this.players.set(player.id, player);
+    for (const match of snapshot.matches) this.matches.set(match.id, match);
+    for (const rating of snapshot.ratings) this.ratings.set(rating.player, rating);
+    this.revision = snapshot.revision;
+    this.digest = digest;
+    this.synced = true;
+  }
+
+  apply(changeset) {
+    for (const change of changeset.changes) {
+      switch (change.kind) {
+        case "player":
+          this.players.set(change.id, change);
+          break;
+        case "player_deleted":
+          this.players.delete(change.id);
+          this.ratings.delete(change.id);
+          break;
+        case "match":
+          this.matches.set(change.id, change);
+          break;
+        case "match_deleted":
+          this.matches.delete(change.id);
+          break;
+        case "rating":
+          this.ratings.set(change.player, change);
+          break;
+      }
+    }
+    this.revision = changeset.revision;
+    this.digest = changeset.digest;
+    this.synced = true;
+  }
+
+  name(id) {
+    const player = this.players.get(id);
+    return player ? player.name : id.slice(0, 8);
+  }
+
+  names(ids) {
+    return ids.map((id) => this.name(id)).join(", ");
+  }
+
+  /** Every player with rating, played, won, drawn, lost: rating descending, ties by name key, then id. */
+  rankings() {
+    const rows = [];
+    for (const player of this.players.values()) {
+      const r = this.ratings.get(player.id) || { points: 0, played: 0, won: 0, drawn: 0, lost: 0 };
+      const rating = r.played > 0 ? (10 * r.points) / (3 * r.played) : 0;
+      rows.push({ id: player.id, name: player.name, key: player.name_key, rating, ...pick(r) });
+    }
+    rows.sort((a, b) => b.rating - a.rating || compare(a.key, b.key) || compare(a.id, b.id));
+    return rows;
+  }
+
+  /** Matches newest first (by the revision that created them). */
+  matchesNewestFirst() {
+    return Array.from(this.matches.values()).sort((a, b) => b.created.rev - a.created.rev);
+  }
+
+  /** The server's message with player ids as quoted names and match ids as short ids (as goal-client does). */
+  naming(message) {
+    let text = message;
+    for (const player of this.players.values()) text = text.split(player.id).join(`"${player.name}"`);
+    for (const match of this.matches.values()) text = text.split(match.id).join(match.id.slice(0, 8));
+    return text;
+  }
+}
+
+function pick(r) {
+  return { played: r.played, won: r.won, drawn: r.drawn, lost: r.lost };
+}
+
+function compare(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
