@@ -9,15 +9,18 @@ public enum ClientMessage: Hashable, Sendable {
     case hello(Hello)
     /// Asks for one mutation. Its id is (`hello.client_instance`, `seq`).
     case mutate(Mutate)
+    /// Asks for one page of an entity's history (only to a server whose `welcome` says `history: true`).
+    case history(HistoryRequest)
 
     /// The `type` values of this direction.
-    public static let types = ["hello", "mutate"]
+    public static let types = ["hello", "mutate", "history"]
 
     /// This message's `type` on the wire.
     public var type: String {
         switch self {
         case .hello: "hello"
         case .mutate: "mutate"
+        case .history: "history"
         }
     }
 
@@ -125,6 +128,9 @@ extension ClientMessage {
             w.integer(mutate.base)
             w.byte(UInt8(ascii: ","))
             w.actionMembers(mutate.action)
+        case .history(let request):
+            w.raw(#"{"type":"history""#)
+            w.historyRequestMembers(request)
         }
         w.byte(UInt8(ascii: "}"))
         return w.bytes
@@ -161,6 +167,8 @@ extension ClientMessage {
                     stream: c.contains("stream") ? try c.enumeration("stream") : .all
                 )
             )
+        case "history":
+            return .history(try HistoryReader.request(c))
         default:
             let seq = try c.read("seq", signed64Bound)
             do throws(WireDecodingError) {

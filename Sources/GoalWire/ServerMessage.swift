@@ -28,11 +28,13 @@ public enum ServerMessage: Hashable, Sendable {
     case overloaded(seq: UInt64?, retryAfterMilliseconds: Int)
     /// A fatal session error; a close with `code.closeCode` follows.
     case error(code: WireErrorCode, message: String)
+    /// The answer to the session's `history` request: a page, or a refusal (the session goes on).
+    case history(HistoryAnswer)
 
     /// The `type` values of this direction.
     public static let types = [
         "welcome", "changeset", "caught_up", "snapshot_begin", "snapshot_chunk", "snapshot_end", "ack", "rejected",
-        "rate_limited", "overloaded", "error",
+        "rate_limited", "overloaded", "error", "history",
     ]
 
     /// This message's `type` on the wire.
@@ -49,6 +51,7 @@ public enum ServerMessage: Hashable, Sendable {
         case .rateLimited: "rate_limited"
         case .overloaded: "overloaded"
         case .error: "error"
+        case .history: "history"
         }
     }
 
@@ -88,6 +91,9 @@ public enum ServerMessage: Hashable, Sendable {
         /// Which goald node answered (its configured `nodeId`), when it says; several nodes may serve one league.
         /// Optional: older servers omit it, older clients ignore it.
         public var node: String?
+        /// True when the server answers `history` requests. Older servers omit it (false): a client must not send
+        /// them `history`, which they would close with `unknown_type`.
+        public var history: Bool
 
         public init(
             protocolVersion: Int = WireProtocol.version,
@@ -97,7 +103,8 @@ public enum ServerMessage: Hashable, Sendable {
             mode: SyncMode,
             role: Role,
             serverTime: Timestamp,
-            node: String? = nil
+            node: String? = nil,
+            history: Bool = false
         ) {
             self.protocolVersion = protocolVersion
             self.epoch = epoch
@@ -107,6 +114,7 @@ public enum ServerMessage: Hashable, Sendable {
             self.role = role
             self.serverTime = serverTime
             self.node = node
+            self.history = history
         }
     }
 

@@ -41,6 +41,7 @@ extension GoalClient {
             state.replicaUnsaved = true
             if live { saveReplicaIfNeeded() }
             flushOutbox()
+            historyWelcomed(welcome)
         case .applied(let changeset):
             state.unpublished.append(changeset)
             state.replicaUnsaved = true
@@ -71,6 +72,8 @@ extension GoalClient {
         case .serverError(let code, let text):
             logger.info("goal.client.server_error", metadata: ["goal.client.code": "\(code.rawValue)"])
             state.serverError = (code, text)
+        case .history(let answer):
+            historyAnswered(answer)
         }
     }
 

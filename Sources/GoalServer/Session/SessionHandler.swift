@@ -56,6 +56,8 @@ final class SessionHandler: ChannelInboundHandler {
     var handshakeDeadline: Scheduled<Void>?
     var heartbeat: RepeatedTask?
     var readsPaused = false
+    /// True while a `history` request of this session is being read (SessionHandler+History.swift).
+    var historyOutstanding = false
 
     init(
         core: ServerCore,
@@ -199,6 +201,8 @@ final class SessionHandler: ChannelInboundHandler {
                 fail(.alreadyAuthenticated, "this session already said hello")
             case .mutate(let mutate):
                 receiveMutate(mutate, identity: identity)
+            case .history(let request):
+                receiveHistory(request)
             }
         }
     }
