@@ -75,6 +75,33 @@ struct HistoryTests {
         }
     }
 
+    @Test("a second request while the first is being read is refused busy; the first is answered, the session goes on")
+    func oneOutstandingRequest() async throws {
+        let storage = GatedStorage(wrapping: InMemoryLeagueStorage())
+        try await withTestDaemon(storage: storage) { daemon in
+            let alice = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+            let ada = PlayerID()
+            _ = try await alice.commit(seq: 1, base: 0, Make.createPlayer("Ada", id: ada))
+            storage.close(.history)
+            try await alice.client.send(text: ClientMessage.history(HistoryRequest(entity: .player(ada))).encoded())
+            await storage.waitUntilHeld(.history)
+            let second = try await alice.historyAnswer(HistoryRequest(entity: .player(ada)))
+            guard case .refused(.busy, _) = second.result else {
+                Issue.record("the second request got \(second)")
+                storage.open(.history)
+                return
+            }
+            storage.open(.history)
+            let first = try await alice.next()
+            guard case .history(let answer) = first, case .page(let page) = answer.result else {
+                Issue.record("the first request got \(first)")
+                return
+            }
+            #expect(page.entries.map(\.revision) == [1])
+            #expect(try await alice.page(HistoryRequest(entity: .player(ada))).entries.count == 1)
+        }
+    }
+
     @Test("past retention: the page holds what the log keeps, says where it starts, and that older history went")
     func pastRetention() async throws {
         let storage = InMemoryLeagueStorage(retention: RetentionPolicy(maximumChangesets: 2, chunkSize: 1))

@@ -11,7 +11,8 @@ extension GoalClient {
     /// drops before the answer. Requests go out one at a time, in order.
     /// - Parameter request: The entity, `before` (a previous page's `nextBefore`) and `limit` (1…100, default 20).
     /// - Returns: A producer of the page; it fails with `HistoryError` (refused, unsupported by the server, stopped).
-    ///   Each start sends its own request.
+    ///   Each start sends its own request. The answer arrives on the client's scheduler (observe it on the main
+    ///   queue for UI work).
     public func history(_ request: HistoryRequest) -> SignalProducer<HistoryPageMessage, HistoryError> {
         SignalProducer { observer, _ in
             self.onScheduler { client in
