@@ -26,7 +26,10 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     let writer: PostgresLink
     let reader: PostgresLink
     private let group: MultiThreadedEventLoopGroup
-    private let logger: Logger
+    let logger: Logger
+    /// Presence between nodes (PostgresLeagueStorage+Presence.swift).
+    let presence = PostgresPresenceBus()
+    var eventLoop: any EventLoop { group.next() }
     private let watcher = NIOLockedValueBox<PostgresHeadWatcher?>(nil)
 
     /// Connects, creates or upgrades the schema, and checks that the league row is readable.
@@ -145,6 +148,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     /// Closes both connections and stops the store's event loop. Idempotent.
     private func shutDown() {
         watcher.withLockedValue { $0 }?.stop()
+        presence.stopNow()
         writer.close()
         reader.close()
         try? group.syncShutdownGracefully()  // already shut down by an earlier close: nothing left to release

@@ -134,6 +134,9 @@ enum PostgresSchema {
     /// The channel a committing transaction notifies with its new version (delivered at commit).
     static let headChannel = "goald_head"
 
+    /// The channel goald nodes tell each other about presence on (`PostgresPresenceBus`; never logged or stored).
+    static let presenceChannel = "goald_presence"
+
     /// An arbitrary constant: the advisory lock every goald takes while it migrates.
     static let migrationLock: Int64 = 0x676F_616C_6473_6368
 

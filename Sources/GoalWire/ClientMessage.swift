@@ -9,11 +9,13 @@ public enum ClientMessage: Hashable, Sendable {
     case hello(Hello)
     /// Asks for one mutation. Its id is (`hello.client_instance`, `seq`).
     case mutate(Mutate)
+    /// Announces what the session is doing (not logged; rate-limited; docs/PROTOCOL.md §4 "Presence").
+    case presence(PresenceActivity)
     /// Asks for one page of an entity's history (only to a server whose `welcome` says `history: true`).
     case history(HistoryRequest)
 
     /// The `type` values of this direction.
-    public static let types = ["hello", "mutate", "history"]
+    public static let types = ["hello", "mutate", "presence", "history"]
 
     /// This message's `type` on the wire.
     public var type: String {
@@ -21,6 +23,7 @@ public enum ClientMessage: Hashable, Sendable {
         case .hello: "hello"
         case .mutate: "mutate"
         case .history: "history"
+        case .presence: "presence"
         }
     }
 
@@ -48,6 +51,8 @@ public enum ClientMessage: Hashable, Sendable {
         public var digest: Digest?
         /// `all` (default when absent) or `acks`.
         public var stream: StreamSelection
+        /// Whether the session is listed and sent presence (`none`, the default when absent: listed, sent nothing).
+        public var presence: PresenceSubscription
 
         public init(
             protocolVersion: Int = WireProtocol.version,
@@ -56,7 +61,8 @@ public enum ClientMessage: Hashable, Sendable {
             since: Revision? = nil,
             epoch: String? = nil,
             digest: Digest? = nil,
-            stream: StreamSelection = .all
+            stream: StreamSelection = .all,
+            presence: PresenceSubscription = .none
         ) {
             self.protocolVersion = protocolVersion
             self.token = token
@@ -65,6 +71,7 @@ public enum ClientMessage: Hashable, Sendable {
             self.epoch = epoch
             self.digest = digest
             self.stream = stream
+            self.presence = presence
         }
     }
 
@@ -121,6 +128,12 @@ extension ClientMessage {
             }
             w.raw(#","stream":"#)
             w.string(hello.stream.rawValue)
+            if hello.presence != .none {
+                w.raw(#","presence":"#)
+                w.string(hello.presence.rawValue)
+            }
+        case .presence(let activity):
+            Self.encodeActivity(activity, into: &w)
         case .mutate(let mutate):
             w.raw(#"{"type":"mutate","seq":"#)
             w.integer(mutate.seq)
@@ -164,11 +177,14 @@ extension ClientMessage {
                     },
                     epoch: try c.optionalString("epoch"),
                     digest: try c.readIfPresent("digest", ModelReader.digest),
-                    stream: c.contains("stream") ? try c.enumeration("stream") : .all
+                    stream: c.contains("stream") ? try c.enumeration("stream") : .all,
+                    presence: c.contains("presence") ? try c.enumeration("presence") : .none
                 )
             )
         case "history":
             return .history(try HistoryReader.request(c))
+        case "presence":
+            return .presence(try PresenceReader.activity(c))
         default:
             let seq = try c.read("seq", signed64Bound)
             do throws(WireDecodingError) {

@@ -68,6 +68,8 @@ extension ServerMessage {
         case .overloaded(let seq, let retryAfter):
             w.raw(#"{"type":"overloaded""#)
             w.pacingMembers(seq: seq, retryAfterMilliseconds: retryAfter)
+        case .presenceState, .presence:
+            Self.encodePresence(self, into: &w)
         case .error(let code, let message):
             w.raw(#"{"type":"error","code":"#)
             w.string(code.rawValue)
@@ -154,6 +156,10 @@ extension ServerMessage {
             )
         case "history":
             return .history(try HistoryReader.answer(c))
+        case "presence_state":
+            return try decodePresenceState(c)
+        case "presence":
+            return try decodePresence(c)
         default:
             return .error(code: try c.enumeration("code"), message: try c.string("message"))
         }

@@ -30,11 +30,15 @@ public enum ServerMessage: Hashable, Sendable {
     case error(code: WireErrorCode, message: String)
     /// The answer to the session's `history` request: a page, or a refusal (the session goes on).
     case history(HistoryAnswer)
+    /// Everyone present when the session opened (sessions whose hello asked for presence, right after `welcome`).
+    case presenceState([PresenceMember])
+    /// A member joined, changed its activity or left.
+    case presence(PresenceEvent)
 
     /// The `type` values of this direction.
     public static let types = [
         "welcome", "changeset", "caught_up", "snapshot_begin", "snapshot_chunk", "snapshot_end", "ack", "rejected",
-        "rate_limited", "overloaded", "error", "history",
+        "rate_limited", "overloaded", "error", "presence_state", "presence", "history",
     ]
 
     /// This message's `type` on the wire.
@@ -52,6 +56,8 @@ public enum ServerMessage: Hashable, Sendable {
         case .overloaded: "overloaded"
         case .error: "error"
         case .history: "history"
+        case .presenceState: "presence_state"
+        case .presence: "presence"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GoalTestSupport
 import Testing
 
 #if canImport(Glibc)

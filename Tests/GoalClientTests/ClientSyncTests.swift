@@ -15,7 +15,9 @@ struct ClientSyncTests {
         h.deliver(.connected)
         #expect(
             h.transport.last.sent == [
-                .hello(ClientMessage.Hello(token: "secret-token", clientInstance: h.instance, stream: .all))
+                .hello(
+                    ClientMessage.Hello(token: "secret-token", clientInstance: h.instance, stream: .all, presence: .all)
+                )
             ]
         )
     }
@@ -125,7 +127,8 @@ struct ClientSyncTests {
                     clientInstance: h.instance,
                     since: 1,
                     epoch: "test-epoch",
-                    digest: first.digest
+                    digest: first.digest,
+                    presence: .all
                 )
         )
     }

@@ -7,9 +7,10 @@ import GoalTransport
 import GoalWire
 import Testing
 
-/// A goald process started from the built executable, for tests that kill it.
-struct GoaldProcess {
-    let process: Process
+/// A goald process started from the built executable (through `ChildProcess`, never Foundation's `Process`), for
+/// tests that kill it. Sendable: the pid and the port.
+struct GoaldProcess: Sendable {
+    let process: ChildProcess
     let port: Int
 
     /// The built `goald` next to the test bundle (`.build/<config>/goald`).
@@ -41,26 +42,24 @@ struct GoaldProcess {
     }
 
     static func start(stateDirectory: String, port: Int, environment: [String: String] = [:]) throws -> GoaldProcess {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--state-dir", stateDirectory, "--port", String(port), "--log-level", "error"]
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(
+            executable.path,
+            ["serve", "--state-dir", stateDirectory, "--port", String(port), "--log-level", "error"],
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        )
         return GoaldProcess(process: process, port: port)
     }
 
-    func kill() {
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+    /// SIGKILL, then waits for the exit (reaped; the port and the files are free again).
+    func kill() async {
+        process.signal(SIGKILL)
+        _ = await process.wait()
     }
 
-    func terminate() {
-        process.terminate()
-        process.waitUntilExit()
+    /// SIGTERM (a graceful stop), then waits for the exit; SIGKILL if it has not ended within a minute.
+    func terminate() async {
+        process.signal(SIGTERM)
+        _ = await process.wait()
     }
 }
 
@@ -178,7 +177,7 @@ struct KillRecoveryTests {
                     }
                 }
                 try? await Task.sleep(for: killAfter)
-                goald.kill()
+                await goald.kill()
                 return await group.reduce(into: []) { $0.append($1) }.sorted { $0.index < $1.index }
             }
             _ = round
@@ -189,7 +188,7 @@ struct KillRecoveryTests {
         let connector = try TestTLSConnector(port: port, security: .caFile(state + "/tls/ca.pem"))
         try await Self.waitUntilListening(connector)
         for index in writers.indices { try await writers[index].settle(token: token, connector: connector) }
-        goald.terminate()
+        await goald.terminate()
 
         let storage = try SQLiteLeagueStorage(path: state + "/goald.sqlite")
         defer { try? storage.close() }

@@ -66,21 +66,21 @@ struct MultiNodeKillTests {
                 try PostgresTestServer.allowConnections(to: database)
             } else {
                 let victim = round % 3
-                cluster.kill(victim)
+                await cluster.kill(victim)
                 try await Task.sleep(for: .milliseconds(200))
                 try await cluster.start(victim)
             }
         }
         try await Task.sleep(for: .milliseconds(500))
         stopping.withLockedValue { $0 = true }
-        cluster.terminateAll()
+        await cluster.terminateAll()
         var writers = await writing.value.sorted { $0.index < $1.index }
 
         // One node settles what is still pending, one mutation at a time.
         try await cluster.start(0)
         let connector = try cluster.connector(0)
         for index in writers.indices { try await writers[index].settle(token: token, connector: connector) }
-        cluster.terminateAll()
+        await cluster.terminateAll()
 
         let storage = try PostgresLeagueStorage(configuration: database)
         defer { try? storage.close() }  // read-only check
@@ -146,20 +146,20 @@ private final class Cluster: Sendable {
         nodes.withLockedValue { $0[index].process = process }
     }
 
-    func kill(_ index: Int) {
+    func kill(_ index: Int) async {
         let process = nodes.withLockedValue { nodes in
             defer { nodes[index].process = nil }
             return nodes[index].process
         }
-        process?.kill()
+        await process?.kill()
     }
 
-    func terminateAll() {
+    func terminateAll() async {
         let processes = nodes.withLockedValue { nodes in
             defer { for index in nodes.indices { nodes[index].process = nil } }
             return nodes.compactMap(\.process)
         }
-        for process in processes { process.terminate() }
+        for process in processes { await process.terminate() }
     }
 
     func connector(_ index: Int) throws -> TestTLSConnector {

@@ -79,6 +79,24 @@ struct RESTAPIBadInputTests {
         }
     }
 
+    @Test(
+        "a name's length counts grapheme clusters, as docs/openapi.yaml says (schemathesis found maxLength: 64 wrong)"
+    )
+    func nameLengthCountsGraphemes() async throws {
+        try await withTestDaemon { daemon in
+            let api = RESTTestClient(connector: try daemon.connector(), token: daemon.tokens.editor)
+            // 64 clusters of "e" with U+0316 (combining grave accent below), which NFC leaves uncomposed: 128 code
+            // points.
+            let accented = String(repeating: "e\u{0316}", count: 64)
+            #expect(accented.unicodeScalars.count == 128 && accented.count == 64)
+            let created = try await api.call(.POST, "players", json: #"{"name":"\#(accented)"}"#)
+            #expect(created.status == 201, "64 grapheme clusters are valid, whatever their code points")
+            let tooLong = try await api.call(.POST, "players", json: #"{"name":"\#(accented)e"}"#)
+            #expect(tooLong.status == 422)
+            #expect(try RESTTestClient.object(tooLong)["code"] as? String == "name_too_long")
+        }
+    }
+
     @Test("a body over the limit is 413 and the connection closes; others are unharmed")
     func oversizedBody() async throws {
         let small = ServerLimits(maxInboundMessageBytes: 1024)

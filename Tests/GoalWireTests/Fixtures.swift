@@ -112,13 +112,17 @@ enum Fixtures {
                     since: 41,
                     epoch: "e5f1c1d2",
                     digest: Digest(bytes: Array(0..<32))!,
-                    stream: .acks
+                    stream: .acks,
+                    presence: .observe
                 )
             ),
             .history(HistoryRequest(entity: .match(MatchID("c4a7e2f1-9b3d-4e6a-8f5c-2d1e0b9a8c7f")!))),
             .history(
                 HistoryRequest(entity: .player(PlayerID("6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b")!), before: 9, limit: 5)
             ),
+            .presence(.editing(matchID(3))),
+            .presence(.viewing(nil)),
+            .presence(.online),
         ]
         + actions.enumerated().map { index, action in
             .mutate(ClientMessage.Mutate(seq: UInt64(index + 1), base: 40, action: action))
@@ -223,8 +227,19 @@ enum Fixtures {
                 )
             ),
             .history(HistoryAnswer(entity: .player(player(2).id), result: .refused(.busy, message: "wait"))),
+            .presenceState([presenceMember]),
+            .presence(PresenceEvent(.update, presenceMember)),
         ]
     }
+
+    static let presenceMember = PresenceMember(
+        id: "goald-a/12",
+        name: "al\"ice",
+        clientInstance: alice,
+        node: "goald-a",
+        activity: .viewing(matchID(3)),
+        since: Timestamp(millisecondsSince1970: 1_767_225_600_000)
+    )
 }
 
 /// SplitMix64: a seeded generator so random-input tests are reproducible.

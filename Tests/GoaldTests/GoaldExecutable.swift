@@ -1,7 +1,9 @@
 import Foundation
+import GoalTestSupport
 
-/// The built `goald` run as a child process (Foundation `Process`; this target starts no other children): exit
-/// status and output, for what only the real process shows (exit codes, `--version`, the order of start-up).
+/// The built `goald` run as a child process (GoalTestSupport's `ChildProcess`: Foundation's `Process.run()` crashed
+/// while parallel tests started children): exit status and output, for what only the real process shows (exit
+/// codes, `--version`, the order of start-up).
 struct GoaldExecutable {
     /// The built `goald` next to the test bundle (`.build/<config>/goald`).
     static var url: URL {
@@ -21,7 +23,8 @@ struct GoaldExecutable {
         var stderr: String
     }
 
-    /// Runs goald with `arguments` in `directory` (its output files go there too), killed after `timeout` seconds.
+    /// Runs goald with `arguments` (paths in them absolute), HOME set to `directory`, its output files there too;
+    /// killed after `timeout` seconds.
     /// - Parameter standardOutput: Where standard output goes instead of a file (a pipe's write end).
     static func run(
         _ arguments: [String],
@@ -33,23 +36,15 @@ struct GoaldExecutable {
         let out = directory.file("\(name).out")
         let err = directory.file("\(name).err")
         FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.environment = ["HOME": directory.path, "PATH": "/usr/bin:/bin"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline { process.terminate() }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let status =
-            process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        let child = try ChildProcess.spawn(
+            url.path,
+            arguments,
+            environment: ["HOME": directory.path, "PATH": "/usr/bin:/bin"],
+            stdout: out,
+            stderr: err,
+            stdoutDescriptor: standardOutput?.fileDescriptor
+        )
+        let status = await child.wait(timeout: timeout)
         return Run(
             status: status,
             stdout: try String(contentsOfFile: out, encoding: .utf8),

@@ -15,6 +15,9 @@ public struct ClientConfiguration: Sendable {
     public var servers: [String]
     /// `all` (default): backlog or snapshot, then every changeset; `acks` for scripts that need no stream.
     public var stream: ClientMessage.StreamSelection
+    /// What the hello asks of presence: `all` (default: listed, and the list arrives in `GoalClient.presence`),
+    /// `observe` (the list without being listed) or `none`.
+    public var presence: PresenceSubscription = .all
     /// Seconds between client pings while connected (default 15).
     public var pingInterval: TimeInterval
     /// Seconds without any inbound frame after which the peer is dead (default 40, `WireProtocol`).

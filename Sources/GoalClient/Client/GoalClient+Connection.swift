@@ -80,12 +80,13 @@ extension GoalClient {
     }
 
     private func sendHello() {
-        let hello = state.machine.connectionOpened(
+        var hello = state.machine.connectionOpened(
             now: now,
             token: configuration.token,
             instance: clientInstance,
             stream: configuration.stream
         )
+        hello.presence = configuration.presence
         state.connection?.send(ClientMessage.hello(hello).encoded())
     }
 
@@ -109,6 +110,7 @@ extension GoalClient {
         state.generation += 1
         state.connection = nil
         state.session = SyncSession()
+        presenceDisconnected()
         state.pingSentAt = nil
         state.pingTimer.inner = nil
         state.deadPeerTimer.inner = nil

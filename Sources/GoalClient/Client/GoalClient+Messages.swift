@@ -15,6 +15,7 @@ extension GoalClient {
             abandonConnection(code: .protocolViolation, reason: "undecodable server message: \(error)")
             return
         }
+        if receivePresence(message) { return }
         let epochBefore = state.replica.epoch
         // Take session and replica out of `state` (leaving empty values) so each is uniquely referenced while it
         // changes: no copy-on-write of the replica's dictionaries, and no overlapping access to `state`.

@@ -47,6 +47,12 @@ public final class GoalClient: @unchecked Sendable {
     public let role: Property<Role?>
     /// The server the current connection goes to (or the next one will), with the node its `welcome` named.
     public let server: Property<ServerLocation>
+    /// Who is in the league now (this client included, unless it observes), by name; empty while disconnected
+    /// and when the configuration asks for no presence (GoalClient+Presence.swift).
+    public let presence: Property<[PresenceMember]>
+    /// True once this connection's `presence_state` arrived (`presence` is then complete); false while
+    /// disconnected.
+    public let presenceKnown: Property<Bool>
     /// The mutations an earlier client on the same `ClientStateStore` left unanswered, restored into the outbox (they
     /// go out first, with their ids), each with its answer. Empty without a store.
     public let restoredMutations: [RestoredMutation]
@@ -66,6 +72,8 @@ public final class GoalClient: @unchecked Sendable {
     let pendingStorage = MutableProperty<[PendingMutation]>([])
     let roleStorage = MutableProperty<Role?>(nil)
     let serverStorage: MutableProperty<ServerLocation>
+    let presenceStorage = MutableProperty<[PresenceMember]>([])
+    let presenceKnownStorage = MutableProperty(false)
     let updatesInput: Signal<ReplicaUpdate, Never>.Observer
 
     private let lock = NSRecursiveLock()
@@ -89,6 +97,10 @@ public final class GoalClient: @unchecked Sendable {
         var serverError: (code: WireErrorCode, message: String)?
         /// Backlog changesets applied to `replica` but not yet published (see `publishApplied`).
         var unpublished: [Changeset] = []
+        /// What this client announces (sent after every welcome when not `online`).
+        var activity: PresenceActivity = .online
+        /// The current connection's `presence_state` arrived: the server knows presence, announcements may be sent.
+        var presenceSupported = false
         let retryTimer = SerialDisposable()
         let pingTimer = SerialDisposable()
         let deadPeerTimer = SerialDisposable()
@@ -179,6 +191,8 @@ public final class GoalClient: @unchecked Sendable {
         status = Property(capturing: statusStorage)
         pendingMutations = Property(capturing: pendingStorage)
         role = Property(capturing: roleStorage)
+        presence = Property(capturing: presenceStorage)
+        presenceKnown = Property(capturing: presenceKnownStorage)
         (updates, updatesInput) = Signal.pipe()
         pendingStorage.value = state.outbox.pending
     }

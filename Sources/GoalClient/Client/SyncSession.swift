@@ -66,8 +66,10 @@ struct SyncSession {
             return .serverError(code, text)
         case .history(let answer):
             return .history(answer)
-        case .welcome, .changeset, .caughtUp, .snapshotBegin, .snapshotEnd:
+        case .welcome, .changeset, .caughtUp, .snapshotBegin:
             break
+        case .presenceState, .presence:
+            return .none  // GoalClient reads presence before the stream does (GoalClient+Presence.swift)
         }
         guard let event = ResumeSession.StreamEvent(message) else { return .none }
         let before = machine.position

@@ -25,6 +25,13 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
     public let updates: Signal<ReplicaUpdate, Never>
     public let pendingMutations: Property<[PendingMutation]>
     public let status: Property<ConnectionStatus>
+    /// Who is present: tests set `presenceMembers` (nobody by default).
+    public var presence: Property<[PresenceMember]> { Property(capturing: presenceMembers) }
+    /// The presence list `presence` shows; tests set it to stand for other clients.
+    public let presenceMembers = MutableProperty<[PresenceMember]>([])
+    /// Every activity announced through this store, in order.
+    public var announced: [PresenceActivity] { announcedStorage.value }
+    private let announcedStorage = MutableProperty<[PresenceActivity]>([])
 
     private let minter: InMemoryMutationIDMinter
     private let replicaStorage: MutableProperty<ReplicaState>
@@ -73,6 +80,10 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
     }
 
     public var clientInstance: ClientInstanceID { minter.instance }
+
+    public func announce(_ activity: PresenceActivity) {
+        announcedStorage.modify { $0.append(activity) }
+    }
 
     /// While true, submitted mutations stay pending (as if the server were unreachable).
     @_spi(Testing) public var holdsMutations: Bool {

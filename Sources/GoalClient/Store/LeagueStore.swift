@@ -21,6 +21,11 @@ public protocol LeagueStore: AnyObject, Sendable {
     var serverName: String { get }
     /// The client instance whose mutations this store sends.
     var clientInstance: ClientInstanceID { get }
+    /// Who is in the league now (LeagueStore+Presence.swift: none by default).
+    var presence: Property<[PresenceMember]> { get }
+
+    /// Says what this client is doing (`.editing(match)` while an edit form is open); ignored by default.
+    func announce(_ activity: PresenceActivity)
 
     /// Creates (mints the id of) and sends a mutation.
     /// - Parameters:

@@ -13,6 +13,7 @@ public final class LiveLeagueStore: LeagueStore {
     public let updates: Signal<ReplicaUpdate, Never>
     public let pendingMutations: Property<[PendingMutation]>
     public let status: Property<ConnectionStatus>
+    public let presence: Property<[PresenceMember]>
     private let deliveryScheduler: any Scheduler
     private let token = Lifetime.Token()
 
@@ -26,6 +27,7 @@ public final class LiveLeagueStore: LeagueStore {
         replica = LiveLeagueStore.mirror(client.replica, on: deliveryScheduler, lifetime: lifetime)
         pendingMutations = LiveLeagueStore.mirror(client.pendingMutations, on: deliveryScheduler, lifetime: lifetime)
         status = LiveLeagueStore.mirror(client.status, on: deliveryScheduler, lifetime: lifetime)
+        presence = LiveLeagueStore.mirror(client.presence, on: deliveryScheduler, lifetime: lifetime)
         let (updates, input) = Signal<ReplicaUpdate, Never>.pipe()
         self.updates = updates
         lifetime += client.updates.observe(on: deliveryScheduler).observeValues { input.send(value: $0) }
@@ -36,6 +38,10 @@ public final class LiveLeagueStore: LeagueStore {
 
     public func submit(_ action: MutationAction, base: Revision) -> SignalProducer<MutationAck, MutationError> {
         client.submit(action, base: base).observe(on: deliveryScheduler)
+    }
+
+    public func announce(_ activity: PresenceActivity) {
+        client.announce(activity)
     }
 
     public func refresh() -> SignalProducer<Revision, StoreError> {

@@ -124,6 +124,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// Mutations per second a session may send (token bucket refill), and the bucket's size.
     public var mutationsPerSecond: Double
     public var mutationBurst: Double
+    /// Presence announcements' rate and, with several nodes, how they share presence (docs/PROTOCOL.md §4).
+    public var presence = PresenceConfiguration()
     /// Frames per second of any kind (pings included) a session may send, and the bucket's size; past it: 4029.
     public var framesPerSecond: Double
     public var frameBurst: Double

@@ -1,4 +1,5 @@
 public import GoalModel
+public import GoalStore
 import NIOConcurrencyHelpers
 
 /// Seams for tests that must stop the daemon at an exact point; production code passes none. Each is a gate the
@@ -16,13 +17,17 @@ public struct DaemonTestHooks: Sendable {
     /// False: on a shared store the node neither listens for other nodes' commits nor polls the head, so it learns
     /// what they wrote only when a client or its own write needs it (a node that lags, on purpose).
     public var followsOtherNodes: Bool
+    /// The bus presence travels on between nodes, instead of the store's (an `InProcessPresenceBus` node).
+    public var presenceBus: (any PresenceBus)?
 
     public init(
         fanoutGate: FanoutGate? = nil,
         clock: (@Sendable () -> Timestamp)? = nil,
         clientRecordSweep: ClientRecordSweep? = nil,
-        followsOtherNodes: Bool = true
+        followsOtherNodes: Bool = true,
+        presenceBus: (any PresenceBus)? = nil
     ) {
+        self.presenceBus = presenceBus
         self.fanoutGate = fanoutGate
         self.clock = clock
         self.clientRecordSweep = clientRecordSweep

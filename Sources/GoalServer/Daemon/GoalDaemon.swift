@@ -154,12 +154,15 @@ public final class GoalDaemon: Service, Sendable {
             logger: logger
         )
         let maintenanceTask = Task { await maintenance.run() }
+        let presenceTask = Task { await core.presence.run() }
         let reason = await withGracefulShutdownHandler {
             await waitForStop()
         } onGracefulShutdown: {
             self.signalStop(.graceful)
         }
         maintenanceTask.cancel()
+        presenceTask.cancel()
+        if case .graceful = reason { await core.presence.stop() }  // the other nodes drop this node's members at once
 
         logger.info("goald stopping", metadata: ["goal.reason": "\(reason)"])
         await close(channels)
@@ -263,6 +266,7 @@ public final class GoalDaemon: Service, Sendable {
             storeHead: recovered.head,
             threadPool: threadPool,
             logger: logger,
+            presenceBus: testHooks.presenceBus ?? storage as? any PresenceBus,
             httpAnonymousRole: configuration.httpAnonymousRole
         )
     }

@@ -65,7 +65,7 @@ final class LoopShard: Sendable {
     let index: Int
     let eventLoop: any EventLoop
     private let metrics: ServerMetrics
-    private let box: NIOLoopBoundBox<State>
+    let box: NIOLoopBoundBox<State>
     /// The longest pause after a slice (`limits.fanoutCoalesceMilliseconds`); zero writes slices back to back.
     private let maxPause: TimeAmount
     /// A test's gate: the slice after a slice waits for its permit instead of a pause (`DaemonTestHooks`).

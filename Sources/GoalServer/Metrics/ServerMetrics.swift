@@ -34,6 +34,8 @@ final class ServerMetrics: Sendable {
     let snapshotBuilds: CoreMetrics.Counter
     let inboxDepth: CoreMetrics.Recorder
     let rateLimited: CoreMetrics.Counter
+    /// Presence announcements past their bucket, coalesced into a later one.
+    let presenceCoalesced: CoreMetrics.Counter
     let overloaded: CoreMetrics.Counter
     /// Client instances with an exactly-once record (the engine's table).
     let clientRecords: CoreMetrics.Meter
@@ -94,6 +96,7 @@ final class ServerMetrics: Sendable {
         snapshotBuilds = CoreMetrics.Counter(label: "goald_snapshot_builds_total", factory: factory)
         inboxDepth = CoreMetrics.Recorder(label: "goald_engine_inbox_depth", factory: factory)
         rateLimited = CoreMetrics.Counter(label: "goald_rate_limited_total", factory: factory)
+        presenceCoalesced = CoreMetrics.Counter(label: "goald_presence_coalesced_total", factory: factory)
         overloaded = CoreMetrics.Counter(label: "goald_overloaded_total", factory: factory)
         clientRecords = CoreMetrics.Meter(label: "goald_client_records", factory: factory)
         clientRecordsForgotten = CoreMetrics.Counter(label: "goald_client_records_forgotten_total", factory: factory)

@@ -292,7 +292,7 @@ extension OpenAPIDocument {
             "name": {
              "type": "string",
              "minLength": 1,
-             "maxLength": 64
+             "description": "1 to 64 user-perceived characters (grapheme clusters) after NFC normalisation and trimming of Unicode whitespace; no control, format or private-use characters. A name breaking these rules is answered 422 with `blank_name`, `name_too_long` or `forbidden_character`. No `maxLength` is given because JSON Schema counts code points, not grapheme clusters: a name of 64 letters with combining accents is valid and longer than 64 code points."
             }
            }
           },

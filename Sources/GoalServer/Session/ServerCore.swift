@@ -36,6 +36,8 @@ final class ServerCore: Sendable {
     let nodeID: String
     /// The store's head when `Maintenance` last read it (every 2 s); another node may have moved it.
     let storeHead: Atomic<UInt64>
+    /// Who is present, on this node and (with a presence bus) on the others.
+    let presence: PresenceRegistry
     /// What the HTTP API (`RESTAPI/`) shares across requests: the anonymous role and mutation ids.
     let rest: RESTContext
 
@@ -54,6 +56,7 @@ final class ServerCore: Sendable {
         storeHead: Revision,
         threadPool: NIOThreadPool,
         logger: Logger,
+        presenceBus: (any PresenceBus)? = nil,
         httpAnonymousRole: Role? = nil
     ) {
         self.engine = engine
@@ -70,6 +73,13 @@ final class ServerCore: Sendable {
         self.storeHead = Atomic(storeHead)
         self.threadPool = threadPool
         self.logger = logger
+        self.presence = PresenceRegistry(
+            node: nodeID,
+            hub: hub,
+            configuration: limits.presence,
+            bus: presenceBus,
+            logger: logger
+        )
         self.rest = RESTContext(anonymousRole: httpAnonymousRole)
     }
 

@@ -124,6 +124,7 @@ extension SessionHandler {
                 )
             )
         )
+        openPresence(hello, identity: identity)  // right after welcome: presence_state, then the catch-up
         if mode == .snapshot { requestSnapshot(context: context) }  // after welcome: a cached one completes inline
         pumpCatchUp()
         replayPendingInbound(pipelined)

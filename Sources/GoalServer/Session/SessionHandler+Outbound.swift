@@ -146,6 +146,7 @@ extension SessionHandler {
     /// (or after a short grace period for the peer's close frame).
     func fail(_ code: WireErrorCode, _ message: String, close: CloseCode? = nil) {
         guard let context, inbound.close() else { return }
+        leavePresence()
         let closeCode = close ?? code.closeCode
         core.metrics.recordClose(code: closeCode.rawValue)
         logger.debug(
@@ -197,6 +198,7 @@ extension SessionHandler {
     /// it on the wire, 1000 for an empty close, 1002 or 1007 for a malformed one) and closes.
     func answerClose(code: UInt16) {
         guard let context, inbound.close() else { return }
+        leavePresence()
         dropQueue()
         let close = ServerFrameEncoder.closeFrame(code: code, reason: "", allocator: context.channel.allocator)
         let channel = context.channel

@@ -58,6 +58,8 @@ final class SessionHandler: ChannelInboundHandler {
     var readsPaused = false
     /// True while a `history` request of this session is being read (SessionHandler+History.swift).
     var historyOutstanding = false
+    /// The session's presence (docs/PROTOCOL.md §4 "Presence"); nil until welcome (SessionHandler+Presence.swift).
+    var presence: SessionPresence?
 
     init(
         core: ServerCore,
@@ -165,6 +167,7 @@ final class SessionHandler: ChannelInboundHandler {
         if context.channel.isWritable {
             drainQueue()
             pumpCatchUp()
+            drainPresence()
             flushIfNeeded()
         }
         context.fireChannelWritabilityChanged()
@@ -203,6 +206,8 @@ final class SessionHandler: ChannelInboundHandler {
                 receiveMutate(mutate, identity: identity)
             case .history(let request):
                 receiveHistory(request)
+            case .presence(let activity):
+                receivePresence(activity)
             }
         }
     }
@@ -284,6 +289,7 @@ final class SessionHandler: ChannelInboundHandler {
 
     /// Releases everything this session holds. Idempotent.
     private func tearDown() {
+        leavePresence()
         handshakeDeadline?.cancel()
         handshakeDeadline = nil
         heartbeat?.cancel()

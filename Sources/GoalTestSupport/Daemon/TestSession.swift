@@ -27,11 +27,20 @@ public final class TestSession: Sendable {
         since: Revision? = nil,
         epoch: String? = nil,
         digest: Digest? = nil,
-        stream: ClientMessage.StreamSelection = .all
+        stream: ClientMessage.StreamSelection = .all,
+        presence: PresenceSubscription = .none
     ) async throws -> TestSession {
         let client = try await TestWebSocketClient.connect(try connector ?? daemon.connector())
         let hello = ClientMessage.hello(
-            .init(token: token, clientInstance: instance, since: since, epoch: epoch, digest: digest, stream: stream)
+            .init(
+                token: token,
+                clientInstance: instance,
+                since: since,
+                epoch: epoch,
+                digest: digest,
+                stream: stream,
+                presence: presence
+            )
         )
         try await client.send(text: hello.encoded())
         let first = try await Self.nextMessage(client)
@@ -45,6 +54,11 @@ public final class TestSession: Sendable {
     /// Sends one mutation.
     public func send(_ mutation: Mutation) async throws {
         try await client.send(text: ClientMessage.mutate(.init(mutation)).encoded())
+    }
+
+    /// Announces what this session does (`presence`).
+    public func announce(_ activity: PresenceActivity) async throws {
+        try await client.send(text: ClientMessage.presence(activity).encoded())
     }
 
     /// A mutation with this session's instance.

@@ -29,6 +29,9 @@ public final class EditMatchViewModel {
     /// The conflict of the last save, while unresolved: mine vs theirs for the fields involved. Saving is disabled
     /// until it is resolved (it could only conflict again).
     public let conflict: Property<FormConflict?>
+    /// "Bob is editing this match" while someone else has this match's edit form open (before a conflict can
+    /// happen); nil otherwise and for a new match (`EditingWarning`).
+    public let editingWarning: Property<String?>
     /// The match's id (minted now for a new match, so a retried save cannot create two).
     public let matchID: MatchID
     public let isNewMatch: Bool
@@ -93,6 +96,10 @@ public final class EditMatchViewModel {
         formattedHomeGoals = homeGoals.map { "\($0)" }
         formattedAwayGoals = awayGoals.map { "\($0)" }
         let liveReplica = store.replica.during(lifetime)
+        let (editedMatch, instance) = (self.matchID, store.clientInstance)
+        editingWarning = store.presence.during(lifetime).map { members in
+            match == nil ? nil : EditingWarning.text(members, match: editedMatch, except: instance)
+        }
         homePlayersString = Property.combineLatest(homePlayers, original, liveReplica).map { ids, original, replica in
             ids.isEmpty
                 ? "Set Home Players" : replica.names(MatchDraft.ordered(ids, keeping: original.homePlayers, replica))

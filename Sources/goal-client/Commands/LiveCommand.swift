@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GoalClient
 import GoalReactive
+import GoalWire
 
 /// `goal-client` with no subcommand: the full-screen terminal UI (Matches · Rankings · Players).
 ///
@@ -18,7 +19,7 @@ struct Live: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try ClientSettings.resolve(connection)
-        let session = try LeagueSession.make(settings, persistent: true)
+        let session = try LeagueSession.make(settings, presence: .all, persistent: true)
         switch await session.attemptConnection() {
         case .live:
             break

@@ -30,11 +30,13 @@ final class LeagueSession: Sendable {
         token: String,
         servers: [String],
         stream: ClientMessage.StreamSelection = .all,
+        presence: PresenceSubscription = .observe,
         retryWindow: TimeInterval = 10,
         stateStore: (any ClientStateStore)? = nil
     ) throws(CLIFailure) {
         self.transport = RecordingTransport(transport)
-        let configuration = ClientConfiguration(token: token, servers: servers, stream: stream)
+        var configuration = ClientConfiguration(token: token, servers: servers, stream: stream)
+        configuration.presence = presence
         self.serverName = configuration.serverName
         self.retryWindow = retryWindow
         var logger = Logger(label: "goal.client")
@@ -69,6 +71,7 @@ final class LeagueSession: Sendable {
     static func make(
         _ settings: ClientSettings,
         stream: ClientMessage.StreamSelection = .all,
+        presence: PresenceSubscription = .observe,
         persistent: Bool = false
     ) throws(CLIFailure) -> LeagueSession {
         let transport: WebSocketTransport
@@ -91,6 +94,7 @@ final class LeagueSession: Sendable {
             token: settings.token,
             servers: settings.serverURLs,
             stream: stream,
+            presence: presence,
             stateStore: stateStore
         )
     }

@@ -146,6 +146,9 @@ final class EditForm {
             lines.append(line)
         }
         lines.append(ScreenLine())
+        if let warning = viewModel.editingWarning.value {
+            lines.append(ScreenLine(" \(PresenceText.editingMarker) \(TerminalText.escape(warning))", .bold))
+        }
         if let conflict = viewModel.conflict.value {
             lines.append(ScreenLine(" Someone else changed this match while you were editing:", .bold))
             lines.append(

@@ -187,6 +187,7 @@ extension LiveApp {
         lifetime += viewModel.homePlayersString.signal.observeValues { [weak self] _ in self?.setNeedsDisplay() }
         lifetime += viewModel.awayPlayersString.signal.observeValues { [weak self] _ in self?.setNeedsDisplay() }
         lifetime += viewModel.conflict.signal.observeValues { [weak self] _ in self?.setNeedsDisplay() }
+        lifetime += viewModel.editingWarning.signal.observeValues { [weak self] _ in self?.setNeedsDisplay() }
         mode = .edit(form)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GoalClient
 import GoalModel
 import GoalReactive
 import GoalViewModels
@@ -47,10 +48,12 @@ extension LiveApp {
                     + sideMark,
                 .bold
             )
+            let edited = PresenceText.editedByOthers(store.presence.value, except: store.clientInstance)
             return (
                 header,
                 matches.rows.map { row in
-                    var line = ScreenLine(row.isPending ? "*" : " ", .pending)
+                    let marker = row.isPending ? "*" : edited.contains(row.id) ? PresenceText.editingMarker : " "
+                    var line = ScreenLine(marker, .pending)
                     line.append(TerminalText.fit(TerminalText.escape(row.homePlayers), side) + "  ")
                     line.append(TerminalText.fit(row.result, 9))
                     line.append(TerminalText.fit(TerminalText.escape(row.awayPlayers), side))

@@ -41,7 +41,7 @@ extension LiveApp {
         while body.count < bodyHeight { body.append(ScreenLine()) }
         lines += body
         lines.append(promptLine())
-        lines.append(statusLine())
+        lines.append(statusLine(columns: columns))
         return lines
     }
 
@@ -93,7 +93,7 @@ extension LiveApp {
 
     /// The connection at a glance: a coloured marker whose text reads without colour, the status words (a
     /// ticking countdown while reconnecting), revision (before the server, which a narrow terminal cuts), server, the round-trip time once, pending edits.
-    private func statusLine() -> ScreenLine {
+    private func statusLine(columns: Int) -> ScreenLine {
         let style: Style =
             switch connection.phase.value {
             case .live: .live
@@ -108,6 +108,10 @@ extension LiveApp {
         if pending > 0 { line.append("  \(pending) pending", .pending) }
         line.append("  \(connection.revisionText.value)  \(TerminalText.escape(connection.server))")
         if connection.phase.value == .live { line.append("  rtt \(connection.roundTripText.value)") }
+        let used = line.segments.reduce(0) { $0 + TerminalText.width($1.text) }
+        if let online = PresenceText.online(store.presence.value, columns: columns - used - 2) {
+            line.append("  " + online)
+        }
         return line
     }
 
@@ -135,6 +139,9 @@ extension LiveApp {
             ScreenLine("  * marks edits not yet confirmed by the server (a pending goal shows the score"),
             ScreenLine("    it will have); highlighted rows were just changed by someone else; dim rows"),
             ScreenLine("    may be out of date: [LIVE] [CONNECTING] [RECONNECTING] [STOPPED] say why."),
+            ScreenLine(
+                "  \(PresenceText.editingMarker) marks a match someone else is editing; the status line says who is online."
+            ),
             ScreenLine("    Any key closes this help."),
         ]
     }

@@ -122,6 +122,7 @@ final class LiveApp {
             mode = .browse
             setNeedsDisplay()
         }
+        lifetime += store.presence.signal.observeValues { _ in redraw() }
         lifetime += store.updates.observeValues { [weak self] update in self?.highlight(update) }
     }
 
@@ -168,6 +169,7 @@ final class LiveApp {
         needsDisplay = false
         guard terminal.isActive else { return }
         let size = Terminal.size
+        announcePresence()
         renderer.draw(frame(columns: size.columns, rows: size.rows), columns: size.columns, rows: size.rows)
     }
 }

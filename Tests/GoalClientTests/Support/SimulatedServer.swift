@@ -65,6 +65,8 @@ final class SimulatedServer: Transport, @unchecked Sendable {
             case .hello(let hello):
                 session.instance = hello.clientInstance
                 greet(session, hello)
+            case .presence:
+                break  // the simulated server keeps no presence
             case .mutate(let mutate):
                 guard let instance = session.instance else { return }
                 if mutationsToOverload > 0 {

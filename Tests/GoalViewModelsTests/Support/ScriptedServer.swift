@@ -67,6 +67,8 @@ final class ScriptedServer: Transport, @unchecked Sendable {
                 for frame in SnapshotChunker.frames(of: snapshot) { connection.events(.message(frame)) }
                 connection.isOpen = true
             }
+        case .presence:
+            break  // this script keeps no presence
         case .mutate(let mutate):
             if holding {
                 lock.withLock { held.append((connection, mutate)) }

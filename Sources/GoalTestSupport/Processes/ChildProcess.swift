@@ -1,16 +1,20 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// A child process started with `posix_spawn` and reaped with `waitpid` on its own pid.
 ///
 /// Tests use this instead of Foundation's `Process`: on Linux, `Process` reaps children from a SIGCHLD handler
 /// that can miss an exit when the test process also has other children (tmux clients, which fork the tmux server),
-/// leaving a zombie and a test waiting forever. Standard streams go to files (never pipes). Sendable: the pid only.
-struct ChildProcess: Sendable {
-    let pid: pid_t
+/// leaving a zombie and a test waiting forever; and `Process.run()` itself crashed (SIGSEGV in `memcpy`) while
+/// parallel tests started children at the same time. Every test that starts a child process uses this type.
+/// Standard streams go to files (never pipes, which a child can fill and block on). Sendable: the pid only; any
+/// thread may poll, wait or kill. The child lives until it exits or is killed; a caller that starts one waits for it.
+public struct ChildProcess: Sendable {
+    /// The child's process id.
+    public let pid: pid_t
 
     /// Starts `executable` (a path, or a name looked up in PATH) with `arguments`.
     /// - Parameters:
@@ -20,14 +24,16 @@ struct ChildProcess: Sendable {
     ///   - stderr: A file for standard error (nil: /dev/null).
     ///   - stdoutDescriptor: A descriptor to use as standard output instead of `stdout` (a pipe's write end, for
     ///     tests of a closed output); the caller closes its own copy after the spawn.
-    static func spawn(
+    ///   - workingDirectory: The child's current directory (nil: this process's).
+    public static func spawn(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String]? = nil,
         stdin: String? = nil,
         stdout: String? = nil,
         stderr: String? = nil,
-        stdoutDescriptor: Int32? = nil
+        stdoutDescriptor: Int32? = nil,
+        workingDirectory: String? = nil
     ) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -43,6 +49,12 @@ struct ChildProcess: Sendable {
         // child that inherits one (the long-lived tmux server above all) keeps that port accepting connections
         // after its daemon stopped, which a restart test then reaches.
         _ = closeFrom?(&actions, 3)  // glibc ≥ 2.34 has it; without it the child inherits as before
+        if let workingDirectory {
+            guard let changeDirectory else {
+                throw ChildProcessError(message: "cannot start \(executable) in \(workingDirectory): glibc < 2.29")
+            }
+            _ = changeDirectory(&actions, workingDirectory)  // a bad directory fails the spawn below
+        }
         // A clean signal state: the test process's threads block and ignore signals, and a child (the tmux server
         // above all) would inherit that.
         var attributes = posix_spawnattr_t()
@@ -70,8 +82,34 @@ struct ChildProcess: Sendable {
         return ChildProcess(pid: pid)
     }
 
+    /// Sends `signal` (SIGTERM unless told) to the child.
+    public func signal(_ signal: Int32 = SIGTERM) {
+        kill(pid, signal)
+    }
+
+    /// Runs `executable` to its end with standard output and error into files of `directory`, and returns its exit
+    /// status (minus the signal number when killed) and both outputs. Killed with SIGKILL after `timeout` seconds.
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        outputsIn directory: String,
+        timeout: TimeInterval = 60
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let name = UUID().uuidString
+        let stdout = directory + "/" + name + ".out"
+        let stderr = directory + "/" + name + ".err"
+        let child = try spawn(executable, arguments, environment: environment, stdout: stdout, stderr: stderr)
+        let status = await child.wait(timeout: timeout)
+        return (
+            status,
+            (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? "",  // absent only if the spawn's open failed
+            (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? ""  // as above
+        )
+    }
+
     /// The exit status if the child has ended (and reaps it): the exit code, or minus the signal number.
-    func poll() -> Int32? {
+    public func poll() -> Int32? {
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
         guard result == pid else { return result < 0 && errno == ECHILD ? -255 : nil }
@@ -79,19 +117,20 @@ struct ChildProcess: Sendable {
     }
 
     /// Waits for the end (polling), killing the child with SIGKILL after `timeout` seconds.
-    func wait(timeout: TimeInterval = 60) async -> Int32 {
+    public func wait(timeout: TimeInterval = 60) async -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let status = poll() { return status }
             if Date() > deadline { kill(pid, SIGKILL) }
-            try? await Task.sleep(for: .milliseconds(10))
+            try? await Task.sleep(for: .milliseconds(10))  // cancelled: poll again at once, the kill still bounds it
         }
     }
 
-    var isRunning: Bool { kill(pid, 0) == 0 && !isZombie }
+    /// Whether the child still runs (a zombie, ended but not yet reaped, does not).
+    public var isRunning: Bool { kill(pid, 0) == 0 && !isZombie }
 
     private var isZombie: Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),  // gone: reaped
             let close = stat.lastIndex(of: ")")
         else { return true }
         return stat[stat.index(close, offsetBy: 2)] == "Z"
@@ -103,8 +142,11 @@ struct ChildProcess: Sendable {
     }
 }
 
-struct ChildProcessError: Error {
-    let message: String
+/// A child that could not be started (the executable is missing or not executable).
+public struct ChildProcessError: Error, CustomStringConvertible {
+    /// What went wrong, naming the executable.
+    public let message: String
+    public var description: String { message }
 }
 
 /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not export: looked up
@@ -117,3 +159,16 @@ private let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_ac
         to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self
     )
 }()
+
+/// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), not exported by Swift's Glibc module either: looked up at run
+/// time, nil where the C library lacks it.
+private let changeDirectory:
+    (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+        else { return nil }
+        return unsafeBitCast(
+            symbol,
+            to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32)
+                .self
+        )
+    }()

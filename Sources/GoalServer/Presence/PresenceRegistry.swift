@@ -1,0 +1,226 @@
+import GoalModel
+import GoalStore
+import GoalWire
+import Logging
+import NIOCore
+import Synchronization
+
+/// Who is present in the league: this node's sessions (joined, updated and left by their `SessionHandler`s) and,
+/// with a `PresenceBus`, the other nodes' (their events, and their full lists every `refreshMilliseconds`; a node
+/// not heard from for `nodeTimeoutMilliseconds` is dropped with its members). Every change becomes a
+/// `PresenceEvent` handed to the hub, which writes it to the sessions that asked for presence: never through the
+/// engine, the changeset log or the digest chain.
+///
+/// Threading: `Sendable`; the state is behind a `Mutex`, and events are handed to the hub inside it, so every loop
+/// sees them in the order they happened. Lifetime: the daemon's; `run()` is one task, `stop()` says goodbye.
+final class PresenceRegistry: Sendable {
+    private struct RemoteNode {
+        var members: [String: PresenceMember] = [:]
+        var lastSeen: NIODeadline
+        /// The parts of the newest full list being received.
+        var generation: UInt64 = 0
+        var parts: [Int: [PresenceMember]] = [:]
+    }
+
+    private struct State {
+        var local: [String: PresenceMember] = [:]
+        var remote: [String: RemoteNode] = [:]
+        var generation: UInt64 = 0
+    }
+
+    let node: String
+    let configuration: PresenceConfiguration
+    private let hub: Hub
+    private let bus: (any PresenceBus)?
+    private let state = Mutex(State())
+    /// Open sessions that receive presence messages: with none (old clients only, a load test), changes are not
+    /// handed to the loops at all, so a connection storm costs no visit of every session per join.
+    private let receivers = Atomic<Int>(0)
+    private let logger: Logger
+
+    init(node: String, hub: Hub, configuration: PresenceConfiguration, bus: (any PresenceBus)?, logger: Logger) {
+        self.node = node
+        self.hub = hub
+        self.configuration = configuration
+        self.bus = bus
+        self.logger = logger
+    }
+
+    /// Everyone present, by name then id.
+    func members() -> [PresenceMember] {
+        let all = state.withLock { state in
+            Array(state.local.values) + state.remote.values.flatMap { $0.members.values }
+        }
+        return all.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
+    }
+
+    /// A session of this node joined or changed its activity.
+    func set(_ member: PresenceMember) {
+        state.withLock { state in
+            let kind: PresenceEvent.Kind = state.local[member.id] == nil ? .join : .update
+            state.local[member.id] = member
+            emit([PresenceEvent(kind, member)])
+        }
+        bus?.publishPresence(PresenceRelayMessage.event(node: node, PresenceEvent(.update, member)).encoded())
+    }
+
+    /// A session of this node left. Idempotent.
+    func leave(_ id: String) {
+        let left = state.withLock { state -> PresenceMember? in
+            guard let member = state.local.removeValue(forKey: id) else { return nil }
+            emit([PresenceEvent(.leave, member)])
+            return member
+        }
+        if let left {
+            bus?.publishPresence(PresenceRelayMessage.event(node: node, PresenceEvent(.leave, left)).encoded())
+        }
+    }
+
+    /// A session that receives presence messages opened (before it reads `members()` for its `presence_state`,
+    /// so that a change skipped while there were no receivers is in that list).
+    func addReceiver() {
+        receivers.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// A session that received presence messages closed. Called once per `addReceiver()`.
+    func removeReceiver() {
+        receivers.subtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Must be called inside the lock (a session's `members()` then sees the change it was not handed).
+    private func emit(_ events: [PresenceEvent]) {
+        guard !events.isEmpty, receivers.load(ordering: .sequentiallyConsistent) > 0 else { return }
+        hub.publishPresence(events)
+    }
+
+    // MARK: - Other nodes
+
+    /// Listens on the bus, asks every node for its list, then sends this node's list and drops silent nodes every
+    /// `refreshMilliseconds` until cancelled. Returns at once without a bus.
+    func run() async {
+        guard let bus else { return }
+        bus.listenPresence { [self] payload in receive(payload) }
+        while !Task.isCancelled {
+            refresh()
+            expire(now: .now())
+            try? await Task.sleep(for: .milliseconds(configuration.refreshMilliseconds))  // cancelled: loop ends
+        }
+    }
+
+    /// Says goodbye (the other nodes drop this node's members at once) and stops listening.
+    func stop() async {
+        guard let bus else { return }
+        bus.publishPresence(PresenceRelayMessage.bye(node: node).encoded())
+        await bus.stopPresence()
+    }
+
+    /// Sends this node's full list.
+    private func refresh() {
+        guard let bus else { return }
+        let (generation, members) = state.withLock { state in
+            state.generation += 1
+            return (state.generation, Array(state.local.values))
+        }
+        for payload in PresenceRelayMessage.refreshPayloads(
+            node: node,
+            generation: generation,
+            members: members,
+            maxBytes: configuration.maxRelayPayloadBytes
+        ) {
+            bus.publishPresence(payload)
+        }
+    }
+
+    /// One payload from the bus (nil: the bus (re)connected, so ask everyone for their lists).
+    func receive(_ payload: String?) {
+        guard let payload else {
+            bus?.publishPresence(PresenceRelayMessage.sync(node: node).encoded())
+            return
+        }
+        let message: PresenceRelayMessage
+        do {
+            message = try PresenceRelayMessage.decode(payload)
+        } catch {
+            logger.debug("ignoring an unreadable presence payload", metadata: ["goal.error": "\(error)"])
+            return
+        }
+        guard message.node != node else { return }
+        if case .sync = message {
+            refresh()
+            return
+        }
+        let now = NIODeadline.now()
+        state.withLock { state in
+            let sender = message.node
+            if case .bye = message {
+                if let gone = state.remote.removeValue(forKey: sender) {
+                    emit(gone.members.values.map { PresenceEvent(.leave, $0) })
+                }
+                return
+            }
+            var remote = state.remote[sender] ?? RemoteNode(lastSeen: now)
+            remote.lastSeen = now
+            var events: [PresenceEvent] = []
+            switch message {
+            case .event(_, let event):
+                if event.kind == .leave {
+                    if let member = remote.members.removeValue(forKey: event.member.id) {
+                        events.append(PresenceEvent(.leave, member))
+                    }
+                } else if remote.members[event.member.id] != event.member {
+                    let kind: PresenceEvent.Kind = remote.members[event.member.id] == nil ? .join : .update
+                    remote.members[event.member.id] = event.member
+                    events.append(PresenceEvent(kind, event.member))
+                }
+            case .refresh(_, let generation, let part, let parts, let members):
+                if generation != remote.generation {
+                    remote.generation = generation
+                    remote.parts = [:]
+                }
+                remote.parts[part] = members
+                if remote.parts.count >= parts {
+                    let full = Dictionary(
+                        remote.parts.values.flatMap { $0 }.map { ($0.id, $0) },
+                        uniquingKeysWith: { _, last in last }
+                    )
+                    remote.parts = [:]
+                    events = Self.difference(from: remote.members, to: full)
+                    remote.members = full
+                }
+            case .sync, .bye:
+                break
+            }
+            state.remote[sender] = remote
+            emit(events)
+        }
+    }
+
+    /// Drops the nodes not heard from for `nodeTimeoutMilliseconds`, with their members.
+    func expire(now: NIODeadline) {
+        let timeout = TimeAmount.milliseconds(Int64(configuration.nodeTimeoutMilliseconds))
+        state.withLock { state in
+            for (name, remote) in state.remote where now - remote.lastSeen > timeout {
+                state.remote[name] = nil
+                logger.info("a node's presence expired", metadata: ["goal.node": "\(name)"])
+                emit(remote.members.values.map { PresenceEvent(.leave, $0) })
+            }
+        }
+    }
+
+    /// The events that turn `old` into `new`.
+    static func difference(
+        from old: [String: PresenceMember],
+        to new: [String: PresenceMember]
+    ) -> [PresenceEvent] {
+        var events: [PresenceEvent] = []
+        for (id, member) in old where new[id] == nil { events.append(PresenceEvent(.leave, member)) }
+        for (id, member) in new {
+            if let before = old[id] {
+                if before != member { events.append(PresenceEvent(.update, member)) }
+            } else {
+                events.append(PresenceEvent(.join, member))
+            }
+        }
+        return events
+    }
+}
