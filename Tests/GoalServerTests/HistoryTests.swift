@@ -102,6 +102,28 @@ struct HistoryTests {
         }
     }
 
+    @Test("an answer is not held while the session catches up: it arrives while the backlog read is still held")
+    func answeredDuringCatchUp() async throws {
+        let storage = GatedStorage(wrapping: InMemoryLeagueStorage())
+        try await withTestDaemon(storage: storage) { daemon in
+            let alice = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
+            let (ada, bea) = (PlayerID(), PlayerID())
+            _ = try await alice.commit(seq: 1, base: 0, Make.createPlayer("Ada", id: ada))
+            _ = try await alice.commit(seq: 2, base: 1, Make.createPlayer("Bea", id: bea))
+            // The resuming session is welcomed at head 2, then its first backlog page read is held.
+            storage.close(.backlog)
+            defer { storage.open(.backlog) }  // a failing test must not leave the daemon's thread held
+            let vera = try await TestSession.open(daemon, token: daemon.tokens.viewer, since: 0, digest: .genesis)
+            #expect(vera.welcome.mode == .backlog)
+            await storage.waitUntilHeld(.backlog)
+            let page = try await vera.page(HistoryRequest(entity: .player(bea)))
+            #expect(page.entries.map(\.revision) == [2])
+            storage.open(.backlog)
+            let rest = try await vera.collect { if case .caughtUp = $0 { true } else { false } }
+            #expect(rest.compactMap(\.changesetRevision) == [1, 2])
+        }
+    }
+
     @Test("past retention: the page holds what the log keeps, says where it starts, and that older history went")
     func pastRetention() async throws {
         let storage = InMemoryLeagueStorage(retention: RetentionPolicy(maximumChangesets: 2, chunkSize: 1))

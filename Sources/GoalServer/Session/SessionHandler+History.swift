@@ -6,8 +6,10 @@ import NIOCore
 import NIOPosix
 
 /// `history` requests: read on the thread pool (never on the event loop or the engine's queue), one outstanding
-/// per session (a second one is refused `busy`, which bounds what a session can queue there), answered as a reply
-/// (held while the session catches up, like every answer). Every role may read history.
+/// per session (a second one is refused `busy`, which bounds what a session can queue there). Answers are written
+/// at once, also between catch-up messages: they are not about the stream's order, and holding them while a session
+/// catches up would let refusals pile up unbounded; written at once they count toward the session's queue bound.
+/// Every role may read history.
 extension SessionHandler {
     func receiveHistory(_ request: HistoryRequest) {
         guard let context else { return }
@@ -38,10 +40,7 @@ extension SessionHandler {
     }
 
     private func answerHistory(_ answer: HistoryAnswer) {
-        guard let context, !isClosing else { return }
-        deliverReply(
-            ServerFrameEncoder.textFrame(ServerMessage.history(answer).encoded(), allocator: context.channel.allocator)
-        )
-        flushIfNeeded()
+        guard !isClosing else { return }
+        sendNow(.history(answer))
     }
 }
