@@ -28,7 +28,8 @@ enum SQLiteHistorySchema {
     }
 }
 
-/// The number `changeset_entities.kind` stores for each entity kind (SQLite and PostgreSQL alike).
+/// The number `changeset_entities.kind` stores for each entity kind (SQLite and PostgreSQL alike). Constants only;
+/// `Sendable`.
 public enum EntityKindCode {
     public static let player: Int16 = 0
     public static let match: Int16 = 1

@@ -1,4 +1,5 @@
-/// A field of an entity as history names it: the player's name or one of the match's four fields.
+/// A field of an entity as history names it: the player's name or one of the match's four fields. Value type,
+/// `Sendable`.
 public enum HistoryField: String, Hashable, Sendable, CaseIterable {
     case name
     case homePlayers = "home_players"
@@ -28,7 +29,7 @@ public struct FieldChange: Hashable, Sendable {
     }
 }
 
-/// What a changeset did to the entity.
+/// What a changeset did to the entity. Value type, `Sendable`.
 public enum HistoryChangeKind: String, Hashable, Sendable, CaseIterable {
     case created
     case updated
