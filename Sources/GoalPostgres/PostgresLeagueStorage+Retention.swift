@@ -25,7 +25,11 @@ extension PostgresLeagueStorage {
                 while start <= cutoff {
                     let end = PostgresCoding.integer(min(cutoff, start + Revision(retention.chunkSize) - 1))
                     deleted += try writer.withConnection("prune(now:)") { connection in
-                        try connection.execute("DELETE FROM changesets WHERE revision <= \(end)")
+                        // The history index goes with its log rows, in the same transaction.
+                        try connection.transaction {
+                            _ = try connection.execute("DELETE FROM changeset_entities WHERE revision <= \(end)")
+                            return try connection.execute("DELETE FROM changesets WHERE revision <= \(end)")
+                        }
                     }
                     start = Revision(end) + 1
                 }

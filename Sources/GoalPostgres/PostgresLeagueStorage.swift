@@ -112,6 +112,14 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         }
     }
 
+    public func history(of entity: EntityRef, before: Revision?, limit: Int) throws(StorageError) -> HistoryPage {
+        try reader.withConnection("history(of:before:limit:)") { connection in
+            try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+                try PostgresHistoryReader.page(connection, of: entity, before: before, limit: limit)
+            }
+        }
+    }
+
     public func logBounds() throws(StorageError) -> LogBounds {
         try reader.withConnection("logBounds()") { try PostgresReader.bounds($0) }
     }

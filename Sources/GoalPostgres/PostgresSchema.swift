@@ -104,6 +104,31 @@ enum PostgresSchema {
                 "CREATE INDEX client_records_version ON client_records (version)",
             ]
         ),
+        (
+            "v3-changeset-entities",
+            [
+                // The history index: one row per (entity, revision that wrote it); `kind` is `EntityKindCode`'s
+                // number. Written with the log rows (`PostgresWriter.finish`), deleted with them (`prune`).
+                """
+                CREATE TABLE changeset_entities (
+                    kind SMALLINT NOT NULL CHECK (kind IN (0, 1)),
+                    entity_id TEXT NOT NULL,
+                    revision BIGINT NOT NULL,
+                    PRIMARY KEY (kind, entity_id, revision)
+                )
+                """,
+                "CREATE INDEX changeset_entities_revision ON changeset_entities (revision)",
+                // Filled from the retained log: each stored frame is the exact changeset message (JSON text).
+                """
+                INSERT INTO changeset_entities (kind, entity_id, revision)
+                SELECT DISTINCT CASE change->>'kind' WHEN 'player' THEN 0 WHEN 'player_deleted' THEN 0 ELSE 1 END,
+                    change->>'id', changesets.revision
+                FROM changesets,
+                    jsonb_array_elements(convert_from(changesets.frame, 'UTF8')::jsonb -> 'changes') AS change
+                WHERE change->>'kind' IN ('player', 'player_deleted', 'match', 'match_deleted')
+                """,
+            ]
+        ),
     ]
 
     /// The channel a committing transaction notifies with its new version (delivered at commit).

@@ -49,7 +49,7 @@ struct PostgresWriter {
         return StoreHead(revision: batch.lastRevision ?? locked.revision, version: version)
     }
 
-    /// The log rows, the touched client records, the new head and version, and the notification other nodes
+    /// The log rows with their history index rows, the touched client records, the new head and version, and the notification other nodes
     /// listen for (delivered when the transaction commits), in ONE statement: the head row is locked meanwhile, so
     /// every round trip saved is time every other node waits less. The tables differ, so the data-modifying CTEs
     /// cannot see each other's rows, and need not. NULL log columns travel as sentinels (`''`, -1).
@@ -62,6 +62,16 @@ struct PostgresWriter {
         let writers = commits.map { $0.changeset.mutationID?.instance.rawValue ?? "" }
         let seqs = commits.map { $0.changeset.mutationID.map { Int64(clamping: $0.seq) } ?? -1 }
         let frames = commits.map { ByteBuffer(bytes: $0.frame) }
+        var indexKinds: [Int16] = []
+        var indexIDs: [String] = []
+        var indexRevisions: [Int64] = []
+        for commit in commits {
+            for entity in EntityRef.written(by: commit.changeset.changes) {
+                indexKinds.append(EntityKindCode.of(entity))
+                indexIDs.append(entity.id)
+                indexRevisions.append(PostgresCoding.integer(commit.revision))
+            }
+        }
         let records = batch.clientRecords
         let instances = records.map(\.instance.rawValue)
         let lastSeqs = records.map { Int64(clamping: $0.lastSeq) }
@@ -77,6 +87,10 @@ struct PostgresWriter {
                 FROM unnest(\(revisions)::BIGINT[], \(authors)::TEXT[], \(times)::BIGINT[], \(digests)::BYTEA[],
                     \(writers)::TEXT[], \(seqs)::BIGINT[], \(frames)::BYTEA[])
                     AS row(revision, author, time, digest, instance, seq, frame)
+            ), history AS (
+                INSERT INTO changeset_entities (kind, entity_id, revision)
+                SELECT * FROM unnest(\(indexKinds)::SMALLINT[], \(indexIDs)::TEXT[], \(indexRevisions)::BIGINT[])
+                ON CONFLICT DO NOTHING
             ), records AS (
                 INSERT INTO client_records (instance, last_seq, results, last_used, version)
                 SELECT *, \(version)::BIGINT FROM unnest(\(instances)::TEXT[], \(lastSeqs)::BIGINT[],

@@ -18,6 +18,10 @@ extension ForwardingLeagueStorage {
         try base.backlog(after: after, upTo: upTo, limit: limit)
     }
 
+    public func history(of entity: EntityRef, before: Revision?, limit: Int) throws(StorageError) -> HistoryPage {
+        try base.history(of: entity, before: before, limit: limit)
+    }
+
     public func logBounds() throws(StorageError) -> LogBounds { try base.logBounds() }
 
     public func prune(now: Timestamp) throws(StorageError) -> PruneReport { try base.prune(now: now) }

@@ -7,6 +7,8 @@ struct MemoryContents: Sendable {
         var revision: Revision
         var time: Timestamp
         var frame: [UInt8]
+        /// The entities the commit wrote (its history index).
+        var entities: Set<EntityRef>
     }
 
     var players: [PlayerID: Player] = [:]
@@ -56,7 +58,14 @@ struct MemoryContents: Sendable {
             for change in commit.changeset.changes {
                 try apply(change)
             }
-            log.append(LogEntry(revision: commit.revision, time: commit.changeset.time, frame: commit.frame))
+            log.append(
+                LogEntry(
+                    revision: commit.revision,
+                    time: commit.changeset.time,
+                    frame: commit.frame,
+                    entities: Set(EntityRef.written(by: commit.changeset.changes))
+                )
+            )
             head = commit.revision
             headDigest = commit.changeset.digest
         }
@@ -102,6 +111,21 @@ struct MemoryContents: Sendable {
         let start = Int(after + 1 - oldest)
         let end = Int(last - oldest) + 1
         return log[start..<min(end, start + limit)].map { LogFrame(revision: $0.revision, bytes: $0.frame) }
+    }
+
+    /// Scans the log from the newest entry: a test double, so O(log length) per page is fine here.
+    func history(of entity: EntityRef, before: Revision?, limit: Int) -> HistoryPage {
+        var frames: [LogFrame] = []
+        for entry in log.reversed() where frames.count < limit {
+            guard before.map({ entry.revision < $0 }) ?? true, entry.entities.contains(entity) else { continue }
+            frames.append(LogFrame(revision: entry.revision, bytes: entry.frame))
+        }
+        let exists =
+            switch entity {
+            case .match(let id): matches[id] != nil
+            case .player(let id): players[id] != nil
+            }
+        return HistoryPage(frames: frames, oldestRetainedRevision: log.first?.revision, head: head, exists: exists)
     }
 
     mutating func prune(_ policy: RetentionPolicy, now: Timestamp) -> PruneReport {

@@ -53,6 +53,12 @@ public final class InMemoryLeagueStorage: LeagueStorage, @unchecked Sendable {
         }
     }
 
+    public func history(of entity: EntityRef, before: Revision?, limit: Int) throws(StorageError) -> HistoryPage {
+        try withOpen("history(of:before:limit:)") { contents in
+            contents.history(of: entity, before: before, limit: limit)
+        }
+    }
+
     public func logBounds() throws(StorageError) -> LogBounds {
         try withOpen("logBounds()") { contents in contents.bounds }
     }

@@ -5,9 +5,9 @@ public import GoalModel
 ///
 /// Every call is synchronous and may block on disk. Threading: conformers are `Sendable`; `append` is called
 /// by ONE writer (the daemon's writer queue) and never concurrently with itself; every read (`recover`,
-/// `backlog`, `logBounds`, token look-ups, `epoch`) may run on any thread at the same time as `append` and sees
-/// the state before or after a whole batch, never part of one. `prune`, `checkpoint` and token writes may run
-/// concurrently with `append`; they interleave at transaction boundaries.
+/// `backlog`, `history`, `logBounds`, token look-ups, `epoch`) may run on any thread at the same time as `append`
+/// and sees the state before or after a whole batch, never part of one. `prune`, `checkpoint` and token writes may
+/// run concurrently with `append`; they interleave at transaction boundaries.
 ///
 /// Lifetime: a store is open from its initializer until `close()`; any call after `close()` throws
 /// `StorageError.closed(call:)`, naming the call.
@@ -31,6 +31,15 @@ public protocol LeagueStorage: Sendable {
     /// - Returns: Consecutive frames starting at `after + 1`; empty when the range is empty.
     /// - Throws: `StorageError.backlogPruned` when `after + 1` is no longer in the log.
     func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame]
+
+    /// The frames of the retained changesets that wrote one entity, newest first, read from an index kept in the
+    /// same transaction as the log (so one page costs O(limit · log n), whatever the log's length).
+    /// - Parameters:
+    ///   - entity: The match or player.
+    ///   - before: Only revisions below this one (the next page of a previous answer); nil for the newest.
+    ///   - limit: At most this many frames (callers ask one more than they show, to diff the last one).
+    /// - Returns: The page, with the log's bounds and whether the entity exists now, all from one snapshot.
+    func history(of entity: EntityRef, before: Revision?, limit: Int) throws(StorageError) -> HistoryPage
 
     /// The oldest retained revision, the head and its digest.
     func logBounds() throws(StorageError) -> LogBounds

@@ -14,7 +14,11 @@ extension SQLiteLeagueStorage {
                     deleted += try pool.write { db in
                         try db.cachedStatement(sql: "DELETE FROM changesets WHERE revision <= ?")
                             .execute(arguments: [SQLiteCoding.integer(end)])
-                        return db.changesCount
+                        let count = db.changesCount
+                        // The history index goes with its log rows, in the same transaction.
+                        try db.cachedStatement(sql: "DELETE FROM changeset_entities WHERE revision <= ?")
+                            .execute(arguments: [SQLiteCoding.integer(end)])
+                        return count
                     }
                     start = end + 1
                 }

@@ -119,6 +119,12 @@ public final class SQLiteLeagueStorage: LeagueStorage {
         }
     }
 
+    public func history(of entity: EntityRef, before: Revision?, limit: Int) throws(StorageError) -> HistoryPage {
+        try run("history(of:before:limit:)") {
+            try pool.read { db in try SQLiteHistoryReader.page(db, of: entity, before: before, limit: limit) }
+        }
+    }
+
     public func logBounds() throws(StorageError) -> LogBounds {
         try run("logBounds()") { try pool.read { db in try SQLiteReader.bounds(db) } }
     }

@@ -15,6 +15,7 @@ enum SQLiteSchema {
         migrator.registerMigration("v1-clients", migrate: createClients)
         migrator.registerMigration("v1-tokens", migrate: createTokens)
         migrator.registerMigration("v2-client-last-used", migrate: addClientLastUsed)
+        migrator.registerMigration("v3-changeset-entities", migrate: SQLiteHistorySchema.createChangesetEntities)
         return migrator
     }()
 

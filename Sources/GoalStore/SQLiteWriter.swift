@@ -61,6 +61,14 @@ struct SQLiteWriter {
             changeset.mutationID.map { Int64(clamping: $0.seq) },
             SQLiteCoding.blob(commit.frame),
         ])
+        let index = try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO changeset_entities (kind, entity_id, revision) VALUES (?, ?, ?)"
+        )
+        for entity in EntityRef.written(by: changeset.changes) {
+            try index.execute(arguments: [
+                EntityKindCode.of(entity), entity.id, SQLiteCoding.integer(changeset.revision),
+            ])
+        }
     }
 
     private func apply(_ change: Change) throws {

@@ -11,15 +11,18 @@ public enum ClientMessage: Hashable, Sendable {
     case mutate(Mutate)
     /// Announces what the session is doing (not logged; rate-limited; docs/PROTOCOL.md §4 "Presence").
     case presence(PresenceActivity)
+    /// Asks for one page of an entity's history (only to a server whose `welcome` says `history: true`).
+    case history(HistoryRequest)
 
     /// The `type` values of this direction.
-    public static let types = ["hello", "mutate", "presence"]
+    public static let types = ["hello", "mutate", "presence", "history"]
 
     /// This message's `type` on the wire.
     public var type: String {
         switch self {
         case .hello: "hello"
         case .mutate: "mutate"
+        case .history: "history"
         case .presence: "presence"
         }
     }
@@ -138,6 +141,9 @@ extension ClientMessage {
             w.integer(mutate.base)
             w.byte(UInt8(ascii: ","))
             w.actionMembers(mutate.action)
+        case .history(let request):
+            w.raw(#"{"type":"history""#)
+            w.historyRequestMembers(request)
         }
         w.byte(UInt8(ascii: "}"))
         return w.bytes
@@ -175,6 +181,8 @@ extension ClientMessage {
                     presence: c.contains("presence") ? try c.enumeration("presence") : .none
                 )
             )
+        case "history":
+            return .history(try HistoryReader.request(c))
         case "presence":
             return .presence(try PresenceReader.activity(c))
         default:

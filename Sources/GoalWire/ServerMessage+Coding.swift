@@ -31,6 +31,7 @@ extension ServerMessage {
                 w.raw(#","node":"#)
                 w.string(node)
             }
+            if welcome.history { w.raw(#","history":true"#) }
         case .caughtUp(let head):
             w.raw(#"{"type":"caught_up","head":"#)
             w.integer(head)
@@ -74,6 +75,9 @@ extension ServerMessage {
             w.string(code.rawValue)
             w.raw(#","message":"#)
             w.string(message)
+        case .history(let answer):
+            w.raw(#"{"type":"history""#)
+            w.historyAnswerMembers(answer)
         }
         w.byte(UInt8(ascii: "}"))
         return w.bytes
@@ -98,7 +102,8 @@ extension ServerMessage {
                     mode: try c.enumeration("mode"),
                     role: try c.enumeration("role"),
                     serverTime: try c.read("server_time", ModelReader.timestamp),
-                    node: try c.optionalString("node")
+                    node: try c.optionalString("node"),
+                    history: try c.readIfPresent("history", JSONReader.bool) ?? false
                 )
             )
         case "changeset":
@@ -149,6 +154,8 @@ extension ServerMessage {
                 seq: try c.optionalInteger("seq"),
                 retryAfterMilliseconds: try c.integer("retry_after_ms")
             )
+        case "history":
+            return .history(try HistoryReader.answer(c))
         case "presence_state":
             return try decodePresenceState(c)
         case "presence":

@@ -28,6 +28,8 @@ public enum ServerMessage: Hashable, Sendable {
     case overloaded(seq: UInt64?, retryAfterMilliseconds: Int)
     /// A fatal session error; a close with `code.closeCode` follows.
     case error(code: WireErrorCode, message: String)
+    /// The answer to the session's `history` request: a page, or a refusal (the session goes on).
+    case history(HistoryAnswer)
     /// Everyone present when the session opened (sessions whose hello asked for presence, right after `welcome`).
     case presenceState([PresenceMember])
     /// A member joined, changed its activity or left.
@@ -36,7 +38,7 @@ public enum ServerMessage: Hashable, Sendable {
     /// The `type` values of this direction.
     public static let types = [
         "welcome", "changeset", "caught_up", "snapshot_begin", "snapshot_chunk", "snapshot_end", "ack", "rejected",
-        "rate_limited", "overloaded", "error", "presence_state", "presence",
+        "rate_limited", "overloaded", "error", "presence_state", "presence", "history",
     ]
 
     /// This message's `type` on the wire.
@@ -53,6 +55,7 @@ public enum ServerMessage: Hashable, Sendable {
         case .rateLimited: "rate_limited"
         case .overloaded: "overloaded"
         case .error: "error"
+        case .history: "history"
         case .presenceState: "presence_state"
         case .presence: "presence"
         }
@@ -94,6 +97,9 @@ public enum ServerMessage: Hashable, Sendable {
         /// Which goald node answered (its configured `nodeId`), when it says; several nodes may serve one league.
         /// Optional: older servers omit it, older clients ignore it.
         public var node: String?
+        /// True when the server answers `history` requests. Older servers omit it (false): a client must not send
+        /// them `history`, which they would close with `unknown_type`.
+        public var history: Bool
 
         public init(
             protocolVersion: Int = WireProtocol.version,
@@ -103,7 +109,8 @@ public enum ServerMessage: Hashable, Sendable {
             mode: SyncMode,
             role: Role,
             serverTime: Timestamp,
-            node: String? = nil
+            node: String? = nil,
+            history: Bool = false
         ) {
             self.protocolVersion = protocolVersion
             self.epoch = epoch
@@ -113,6 +120,7 @@ public enum ServerMessage: Hashable, Sendable {
             self.role = role
             self.serverTime = serverTime
             self.node = node
+            self.history = history
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import GoalCommandLine
 
 /// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
-/// `status`, `tail` and `login` for people and scripts.
+/// `history`, `status`, `who`, `tail` and `login` for people and scripts.
 ///
 /// Exit codes (DESIGN.md): 0 ok, 1 refused, 2 usage, 3 cannot connect or TLS, 4 unauthorized, 5 outcome unknown,
 /// 6 queued (server unreachable; the edit waits in the persisted outbox).
@@ -34,7 +34,8 @@ struct GoalClientCommand: AsyncParsableCommand {
             """,
         version: GoalRelease.version,
         subcommands: [
-            Live.self, Players.self, Matches.self, Rankings.self, Status.self, Who.self, Tail.self, Login.self,
+            Live.self, Players.self, Matches.self, Rankings.self, History.self, Status.self, Who.self, Tail.self,
+            Login.self,
         ],
         defaultSubcommand: Live.self
     )

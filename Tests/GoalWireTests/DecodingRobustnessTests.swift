@@ -151,7 +151,7 @@ struct DecodingRobustnessTests {
             ),
             (
                 #"{"type":"subscribe"}"#,
-                #"message.type: unknown message type "subscribe"; expected one of hello, mutate, presence"#
+                #"message.type: unknown message type "subscribe"; expected one of hello, mutate, presence, history"#
             ),
             (#"{"type":7}"#, "message.type: expected a string, found a number"),
             (#"{"token":"x"}"#, "message.type: required field is missing"),

@@ -116,6 +116,10 @@ enum Fixtures {
                     presence: .observe
                 )
             ),
+            .history(HistoryRequest(entity: .match(MatchID("c4a7e2f1-9b3d-4e6a-8f5c-2d1e0b9a8c7f")!))),
+            .history(
+                HistoryRequest(entity: .player(PlayerID("6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b")!), before: 9, limit: 5)
+            ),
             .presence(.editing(matchID(3))),
             .presence(.viewing(nil)),
             .presence(.online),
@@ -181,6 +185,48 @@ enum Fixtures {
             .overloaded(seq: 12, retryAfterMilliseconds: 500),
             .overloaded(seq: nil, retryAfterMilliseconds: 500),
             .error(code: .badMessage, message: "mutate.home_goals: expected an integer, found a string"),
+            .history(
+                HistoryAnswer(
+                    entity: .match(match(7).id),
+                    result: .page(
+                        HistoryPageMessage(
+                            entries: [
+                                HistoryEntry(
+                                    revision: 12,
+                                    time: Timestamp(millisecondsSince1970: 1_767_225_600_000),
+                                    author: "bo\"b",
+                                    clientInstance: bob,
+                                    action: actions[0],
+                                    change: .updated,
+                                    fields: [
+                                        FieldChange(field: .homeGoals, before: .goals(2), after: .goals(3)),
+                                        FieldChange(field: .awayPlayers, before: nil, after: .players([player(1).id])),
+                                    ]
+                                ),
+                                HistoryEntry(
+                                    revision: 3,
+                                    time: Timestamp(millisecondsSince1970: 0),
+                                    author: "server",
+                                    clientInstance: nil,
+                                    action: nil,
+                                    change: .deleted,
+                                    fields: [FieldChange(field: .name, before: .name("Ada"), after: nil)]
+                                ),
+                            ],
+                            nextBefore: 3,
+                            retainedFrom: 2,
+                            pruned: false
+                        )
+                    )
+                )
+            ),
+            .history(
+                HistoryAnswer(
+                    entity: .player(player(2).id),
+                    result: .page(HistoryPageMessage(entries: [], nextBefore: nil, retainedFrom: nil, pruned: true))
+                )
+            ),
+            .history(HistoryAnswer(entity: .player(player(2).id), result: .refused(.busy, message: "wait"))),
             .presenceState([presenceMember]),
             .presence(PresenceEvent(.update, presenceMember)),
         ]

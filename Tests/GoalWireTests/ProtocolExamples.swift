@@ -241,6 +241,38 @@ enum ProtocolExamples {
                 ).encoded()
             ),
         ]
+        examples += historyExamples(chain)
         return examples
+    }
+
+    /// `history`: a request, a page of one entry (revision 4, with its predecessor 3 as "before"), a refusal.
+    static func historyExamples(_ chain: [Changeset]) -> [(String, [UInt8])] {
+        let entries = HistoryDiff.entries(of: .match(game), newestFirst: [chain[3], chain[2]], limit: 1)
+        return [
+            ("history request", ClientMessage.history(HistoryRequest(entity: .match(game), limit: 1)).encoded()),
+            (
+                "history page",
+                ServerMessage.history(
+                    HistoryAnswer(
+                        entity: .match(game),
+                        result: .page(
+                            HistoryPageMessage(entries: entries, nextBefore: 4, retainedFrom: 1, pruned: false)
+                        )
+                    )
+                ).encoded()
+            ),
+            (
+                "history refused",
+                ServerMessage.history(
+                    HistoryAnswer(
+                        entity: .player(bea),
+                        result: .refused(
+                            .unknownEntity,
+                            message: "no player \(bea) exists or is in the log from revision 1"
+                        )
+                    )
+                ).encoded()
+            ),
+        ]
     }
 }

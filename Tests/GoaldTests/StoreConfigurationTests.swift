@@ -151,7 +151,7 @@ struct PostgresCheckConfigTests {
 
         try PostgresLeagueStorage(configuration: database).close()
         let migrated = try await check(url.description)
-        #expect(migrated.text.contains("goald schema v2, head revision 0"), "\(migrated.text)")
+        #expect(migrated.text.contains("goald schema v3, head revision 0"), "\(migrated.text)")
 
         var unreachable = url
         unreachable.port = 1
@@ -187,6 +187,9 @@ struct MigrateCommandTests {
         )
         let league = try source.recover()
         let log = try source.backlog(after: 0, upTo: league.head, limit: 100)
+        let dee = try #require(league.state.allPlayers.first { $0.name == "Dee" })
+        let deeHistory = try source.history(of: .player(dee.id), before: nil, limit: 10)
+        #expect(deeHistory.frames.map(\.revision) == [4])
         try source.close()
 
         var url = database
@@ -214,6 +217,7 @@ struct MigrateCommandTests {
         copied.version = league.version
         #expect(copied == league, "same state, head digest, epoch and retained log")
         #expect(try copy.backlog(after: 0, upTo: league.head, limit: 100) == log, "the same frame bytes")
+        #expect(try copy.history(of: .player(dee.id), before: nil, limit: 10) == deeHistory, "the history index too")
         #expect(try copy.token(secretHash: TokenSecret.hash(presented: "gt_migrate-test"))?.name == "alice")
 
         await #expect {

@@ -27,6 +27,7 @@ extension GoalClient {
             state.retryTimer.inner = nil
             statusStorage.value = .stopped(reason)
             failQueuedMutations(reason)
+            failHistoryRequests(reason)
         case .none:
             break
         }
@@ -115,6 +116,7 @@ extension GoalClient {
         state.deadPeerTimer.inner = nil
         state.resumeTimer.inner = nil
         state.outbox.markAllUnsent()
+        state.history.connectionLost()
         publishPending()
     }
 }

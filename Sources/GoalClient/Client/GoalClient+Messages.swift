@@ -42,6 +42,7 @@ extension GoalClient {
             state.replicaUnsaved = true
             if live { saveReplicaIfNeeded() }
             flushOutbox()
+            historyWelcomed(welcome)
         case .applied(let changeset):
             state.unpublished.append(changeset)
             state.replicaUnsaved = true
@@ -72,6 +73,8 @@ extension GoalClient {
         case .serverError(let code, let text):
             logger.info("goal.client.server_error", metadata: ["goal.client.code": "\(code.rawValue)"])
             state.serverError = (code, text)
+        case .history(let answer):
+            historyAnswered(answer)
         }
     }
 

@@ -108,6 +108,8 @@ public final class GoalClient: @unchecked Sendable {
         /// The replica changed (or was confirmed in sync by a welcome) since it was last saved to the state store.
         var replicaUnsaved = false
         let saveTimer = SerialDisposable()
+        /// `history` requests waiting for their answers (GoalClient+History.swift).
+        var history = HistoryQueue()
     }
 
     /// Creates a client; nothing happens until `start()`.

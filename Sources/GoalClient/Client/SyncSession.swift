@@ -29,6 +29,8 @@ struct SyncSession {
         case rejected(seq: UInt64, MutationRejection)
         case paced(seq: UInt64?, milliseconds: Int)
         case serverError(WireErrorCode, String)
+        /// The answer to this connection's `history` request.
+        case history(HistoryAnswer)
     }
 
     /// Reads one message: the shared machine judges its place in the stream, the replica takes its contents.
@@ -62,6 +64,8 @@ struct SyncSession {
             return .paced(seq: seq, milliseconds: milliseconds)
         case .error(let code, let text):
             return .serverError(code, text)
+        case .history(let answer):
+            return .history(answer)
         case .welcome, .changeset, .caughtUp, .snapshotBegin:
             break
         case .presenceState, .presence:

@@ -84,7 +84,8 @@ public struct ResumeSession: Hashable, Sendable {
             case .caughtUp(let head): self = .caughtUp(head: head)
             case .snapshotBegin(let begin): self = .snapshotBegin(revision: begin.revision)
             case .snapshotEnd(let revision, let digest): self = .snapshotEnd(revision: revision, digest: digest)
-            case .snapshotChunk, .ack, .rejected, .rateLimited, .overloaded, .error, .presenceState, .presence:
+            case .snapshotChunk, .ack, .rejected, .rateLimited, .overloaded, .error, .presenceState, .presence,
+                .history:
                 return nil
             }
         }

@@ -119,7 +119,8 @@ extension SessionHandler {
                     mode: mode,
                     role: token.role,
                     serverTime: .now(),
-                    node: core.nodeID
+                    node: core.nodeID,
+                    history: true
                 )
             )
         )

@@ -56,6 +56,8 @@ final class SessionHandler: ChannelInboundHandler {
     var handshakeDeadline: Scheduled<Void>?
     var heartbeat: RepeatedTask?
     var readsPaused = false
+    /// True while a `history` request of this session is being read (SessionHandler+History.swift).
+    var historyOutstanding = false
     /// The session's presence (docs/PROTOCOL.md §4 "Presence"); nil until welcome (SessionHandler+Presence.swift).
     var presence: SessionPresence?
 
@@ -202,6 +204,8 @@ final class SessionHandler: ChannelInboundHandler {
                 fail(.alreadyAuthenticated, "this session already said hello")
             case .mutate(let mutate):
                 receiveMutate(mutate, identity: identity)
+            case .history(let request):
+                receiveHistory(request)
             case .presence(let activity):
                 receivePresence(activity)
             }

@@ -16,6 +16,7 @@ public final class GatedStorage: ForwardingLeagueStorage, @unchecked Sendable {
         case append
         case logBounds
         case backlog
+        case history
     }
 
     private struct State {
@@ -93,5 +94,10 @@ public final class GatedStorage: ForwardingLeagueStorage, @unchecked Sendable {
     public func backlog(after: Revision, upTo: Revision, limit: Int) throws(StorageError) -> [LogFrame] {
         pass(.backlog)
         return try base.backlog(after: after, upTo: upTo, limit: limit)
+    }
+
+    public func history(of entity: EntityRef, before: Revision?, limit: Int) throws(StorageError) -> HistoryPage {
+        pass(.history)
+        return try base.history(of: entity, before: before, limit: limit)
     }
 }

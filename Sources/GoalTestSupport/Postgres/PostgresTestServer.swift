@@ -63,6 +63,14 @@ public enum PostgresTestServer {
         try administer(try serverConfiguration(), "ALTER DATABASE \(configuration.database) ALLOW_CONNECTIONS true")
     }
 
+    /// Runs one statement in `configuration`'s database, on a connection of its own (a test that rewinds a schema
+    /// to an older version, to check a migration).
+    public static func execute(_ sql: String, in configuration: PostgresStoreConfiguration) throws {
+        var server = try serverConfiguration()
+        server.database = configuration.database
+        try administer(server, sql)
+    }
+
     private static func serverConfiguration() throws -> PostgresStoreConfiguration {
         guard let url else {
             throw PostgresTestServerError(

@@ -35,6 +35,7 @@ extension LiveApp {
             if !form.handle(key) { mode = .browse }
         case .browse:
             handleBrowse(key)
+            followSelectionWithHistory()
         }
     }
 
@@ -92,6 +93,7 @@ extension LiveApp {
         case .left where tab == .matches: scoringSide = .home
         case .right where tab == .matches: scoringSide = .away
         case .character("?"): mode = .help
+        case .character("h"): toggleHistory()
         case .character("r"):
             // Not live: reconnect now (skip the countdown, or start a stopped client) before refreshing.
             if connection.isStale.value { connection.reconnectNow() }

@@ -7,7 +7,8 @@ import GoalViewModels
 /// Drawing: the frame is a function of the view models' outputs and the UI state; `ScreenRenderer` writes only
 /// the lines that changed. Everything from the server is escaped here.
 extension LiveApp {
-    static let keyHints = "enter open  n new  d del  +/- goal  ←/→ side  p player  r refresh  ? keys  q quit"
+    static let keyHints =
+        "enter open  n new  d del  +/- goal  ←/→ side  p player  h history  r refresh  ? keys  q quit"
     /// Lines that are not the list: tab bar, banner, prompt, status.
     static let chromeRows = 4
 
@@ -25,7 +26,16 @@ extension LiveApp {
         case .help: body = helpLines()
         case .edit(let form): body = form.lines(height: bodyHeight)
         case .browse, .confirmDelete, .newPlayer, .renamePlayer, .confirmDeletePlayer:
-            body = listLines(height: bodyHeight, columns: columns)
+            if let historyPane {
+                let paneHeight = min(Self.historyPaneHeight, bodyHeight / 2)
+                body = Array(
+                    listLines(height: bodyHeight - paneHeight, columns: columns).prefix(bodyHeight - paneHeight)
+                )
+                while body.count < bodyHeight - paneHeight { body.append(ScreenLine()) }
+                body += historyPane.lines(height: paneHeight, lookup: LeagueLookup(replica: store.client.replica.value))
+            } else {
+                body = listLines(height: bodyHeight, columns: columns)
+            }
         }
         body = Array(body.prefix(bodyHeight))
         while body.count < bodyHeight { body.append(ScreenLine()) }
@@ -121,6 +131,7 @@ extension LiveApp {
             ScreenLine("  p               add a player"),
             ScreenLine("  e  enter        (Players) rename the selected player"),
             ScreenLine("  d               (Players) delete the selected player (admin; asks first)"),
+            ScreenLine("  h               history of the selected row (who changed what; a match's date)"),
             ScreenLine("  r               refresh; reconnect now while reconnecting or stopped"),
             ScreenLine("  Ctrl-Z          suspend (fg resumes)"),
             ScreenLine("  q  Ctrl-C       quit"),

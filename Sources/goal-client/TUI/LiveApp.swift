@@ -53,6 +53,8 @@ final class LiveApp {
     let highlightSeconds: Double
     /// Rows someone else changed, highlighted until the date.
     var changed: [String: Date] = [:]
+    /// The history pane under the list (`h`), when open (LiveApp+History.swift).
+    var historyPane: HistoryPane?
     var onQuit: () -> Void = {}
     var decoder = KeyDecoder()
     var sources: [any DispatchSourceProtocol] = []

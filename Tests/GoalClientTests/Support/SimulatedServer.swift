@@ -80,6 +80,8 @@ final class SimulatedServer: Transport, @unchecked Sendable {
                 } else {
                     session.send(.outcome(seq: mutate.seq, outcome))
                 }
+            case .history:
+                return  // this simulated server does not offer history (its welcome says so)
             }
         }
     }

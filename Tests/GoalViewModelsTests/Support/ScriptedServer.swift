@@ -75,6 +75,8 @@ final class ScriptedServer: Transport, @unchecked Sendable {
             } else {
                 answer(mutate, on: connection)
             }
+        case .history:
+            return  // this scripted server does not offer history (its welcome says so)
         }
     }
 

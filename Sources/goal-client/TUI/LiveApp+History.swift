@@ -1,0 +1,81 @@
+import Foundation
+import GoalClient
+import GoalModel
+import GoalReactive
+import GoalViewModels
+import GoalWire
+
+/// The history pane (`h`): opens on the selected row, follows the selection while open, closes on `h` again.
+extension LiveApp {
+    /// How many lines the pane takes under the list, when it is open.
+    static let historyPaneHeight = 9
+
+    /// `h`: closes the pane, or opens it on the selected row.
+    func toggleHistory() {
+        if historyPane != nil {
+            historyPane = nil
+        } else {
+            followSelectionWithHistory(force: true)
+        }
+        setNeedsDisplay()
+    }
+
+    /// While the pane is open, shows the history of the row now selected (after a key moved the selection).
+    func followSelectionWithHistory(force: Bool = false) {
+        guard force || historyPane != nil else { return }
+        guard let entity = selectedEntity() else {
+            historyPane = nil
+            return
+        }
+        guard historyPane?.entity != entity else { return }
+        historyPane = HistoryPane(entity: entity)
+        load(entity)
+    }
+
+    private func selectedEntity() -> EntityRef? {
+        switch tab {
+        case .matches: matches.cursor.value.id.map(EntityRef.match)
+        case .rankings: rankings.cursor.value.id.map(EntityRef.player)
+        case .players: players.cursor.value.id.map(EntityRef.player)
+        }
+    }
+
+    private func load(_ entity: EntityRef) {
+        let client = store.client
+        let limit = Self.historyPaneHeight - 2
+        client.history(HistoryRequest(entity: entity, limit: limit)).observe(on: QueueScheduler.main)
+            .startWithResult { [weak self] result in
+                MainActor.assumeIsolated {
+                    guard let self, self.historyPane?.entity == entity else { return }
+                    switch result {
+                    case .success(let page):
+                        self.historyPane?.content = .loaded(page)
+                        self.loadDate(entity, page: page)
+                    case .failure(let error):
+                        self.historyPane?.content = .failed(error.description)
+                    }
+                    self.setNeedsDisplay()
+                }
+            }
+    }
+
+    /// A match's date: from the page when it reaches the creation, else one request for the creating revision.
+    private func loadDate(_ entity: EntityRef, page: HistoryPageMessage) {
+        guard case .match(let id) = entity else { return }
+        if let created = page.entries.first(where: { $0.change == .created }) {
+            historyPane?.played = created.time
+            return
+        }
+        guard page.nextBefore != nil, let match = store.client.replica.value.matches[id] else { return }
+        let request = HistoryRequest(entity: entity, before: match.created.revision + 1, limit: 1)
+        store.client.history(request).observe(on: QueueScheduler.main).startWithResult { [weak self] result in
+            MainActor.assumeIsolated {
+                guard let self, self.historyPane?.entity == entity, case .success(let older) = result,
+                    let created = older.entries.first, created.change == .created
+                else { return }
+                self.historyPane?.played = created.time
+                self.setNeedsDisplay()
+            }
+        }
+    }
+}

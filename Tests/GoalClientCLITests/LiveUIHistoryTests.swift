@@ -1,0 +1,39 @@
+import Foundation
+import GoalTestSupport
+import Testing
+
+@Suite("the UI's history pane in tmux", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
+struct LiveUIHistoryTests {
+    @Test("h opens the selected match's history with its date, follows the selection to a player, h closes it")
+    func historyPane() async throws {
+        try await withTestDaemon { daemon in
+            let alice = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
+            for name in ["Ada", "Bea"] { #expect(try await alice.run(["players", "add", name]).status == 0) }
+            let added = try await alice.run(["matches", "add", "--home", "Ada", "--away", "Bea", "--json"])
+            let short = String(try #require(try jsonObject(added.stdout)["match_id"] as? String).prefix(8))
+            let bob = alice.with(token: daemon.tokens.editor2)
+            #expect(try await bob.run(["matches", "score", short, "home"]).status == 0)
+            let vera = alice.with(token: daemon.tokens.viewer)
+            try await withTmux { tmux in
+                try await tmux.start("v", command: vera.shellCommand())
+                let ready = try await tmux.waitFor("v") { $0.contains("1 : 0") && $0.contains("live") }
+                #expect(ready.held, "\(ready.screen)")
+                try await tmux.send("v", "h")
+                let pane = try await tmux.waitFor("v") { screen in
+                    screen.contains("History of match \(short) (Ada vs Bea)  played 20")
+                        && screen.contains(" bob  home goals 0 → 1") && screen.contains(" alice  created: ")
+                }
+                #expect(pane.held, "\(pane.screen)")
+                try await tmux.send("v", "3")
+                let player = try await tmux.waitFor("v") { screen in
+                    screen.contains("History of player Ada") && screen.contains(" alice  created: name Ada")
+                }
+                #expect(player.held, "\(player.screen)")
+                try await tmux.send("v", "h")
+                let closed = try await tmux.waitFor("v") { !$0.contains("History of") && $0.contains("PLAYER") }
+                #expect(closed.held, "\(closed.screen)")
+                try await tmux.send("v", "q")
+            }
+        }
+    }
+}
