@@ -66,20 +66,15 @@ final class PostgresPresenceBus: Sendable {
     }
 
     /// Stops gracefully: the payloads already handed over (a goodbye) are sent, waiting at most 1 s, then listening
-    /// ends and the connection closes. Never blocks a thread (the daemon calls it from Swift's cooperative pool,
-    /// which has as many threads as cores). Idempotent.
+    /// ends and the connection closes, waiting at most 1 s more. Never blocks a thread (the daemon calls it from
+    /// Swift's cooperative pool) and never waits without a bound: a query or a close can wait on a connection that
+    /// is going away (a full test run once hung here), and the store's own close ends what is left. Idempotent.
     func stop() async {
         outbox.finish()
         let sender = state.withLockedValue { $0.sender }
-        // Awaiting a task's value cannot be cancelled, and a query can wait on a dead connection: past the second,
-        // the listener stops and its connection closes, which fails that query and ends the sender.
-        let deadline = Task { [self] in
-            try? await Task.sleep(for: .seconds(1))  // cancelled once the goodbye is out
-            if !Task.isCancelled { await halt()?.stop() }
-        }
-        await sender?.value
-        deadline.cancel()
-        await halt()?.stop()
+        await Self.wait(atMost: .seconds(1)) { await sender?.value }
+        let listener = halt()
+        await Self.wait(atMost: .seconds(1)) { await listener?.stop() }
     }
 
     /// Stops at once (the store is closing; nothing more is sent) and closes the connection before the store's event
@@ -96,6 +91,29 @@ final class PostgresPresenceBus: Sendable {
             state.sender = nil
             defer { state.listener = nil }
             return state.listener
+        }
+    }
+
+    /// Runs `operation` and returns when it ends or after `limit`, whichever comes first; past the limit it goes on
+    /// in the background. (Awaiting a task or a future cannot be cancelled, so a task group would wait for it.)
+    private static func wait(atMost limit: Duration, _ operation: @escaping @Sendable () async -> Void) async {
+        let waiting = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(nil)
+        let resumeOnce: @Sendable () -> Void = {
+            waiting.withLockedValue { continuation in
+                defer { continuation = nil }
+                return continuation
+            }?.resume()
+        }
+        await withCheckedContinuation { continuation in
+            waiting.withLockedValue { $0 = continuation }
+            Task {
+                await operation()
+                resumeOnce()
+            }
+            Task {
+                try? await Task.sleep(for: limit)  // never cancelled: it only bounds the wait
+                resumeOnce()
+            }
         }
     }
 }
