@@ -59,9 +59,21 @@ struct WebDriver: Sendable {
     let base: URL
     let directory: String
 
-    /// Starts chromedriver with its log in `directory` and waits until it names its port.
+    /// Starts chromedriver with its log in `directory` and waits until it names its port. Up to three attempts:
+    /// with `--port=0` chromedriver picks a free port and then binds it, and a parallel test can take the port in
+    /// between ("IPv4 port not available. Exiting...").
     static func start(in directory: String) async throws -> WebDriver {
-        let log = directory + "/chromedriver.log"
+        var attempt = 1
+        while true {
+            do {
+                return try await startOnce(in: directory, log: directory + "/chromedriver-\(attempt).log")
+            } catch let error as WebDriverError where attempt < 3 && error.description.contains("ended before") {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func startOnce(in directory: String, log: String) async throws -> WebDriver {
         let child = try ChildProcess.spawn(
             Chromium.driver!,
             ["--port=0", "--log-path=\(directory)/chromedriver-verbose.log"],
