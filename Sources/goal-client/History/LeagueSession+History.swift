@@ -8,18 +8,8 @@ extension LeagueSession {
     /// Asks the server for one page of history and waits for it (at most the session's retry window).
     /// - Throws: `CLIFailure.refused` for a refusal or a server without history; `cannotConnect` when no answer came.
     func history(_ request: HistoryRequest) async throws(CLIFailure) -> HistoryPageMessage {
-        let producer = client.history(request)
-        let client = self.client
         let window = retryWindow
-        let result: Result<HistoryPageMessage, HistoryError> = await withCheckedContinuation { continuation in
-            let box = OnceBox<Result<HistoryPageMessage, HistoryError>, Never>(continuation)
-            let timer = DispatchWorkItem { client.stop() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + window, execute: timer)
-            _ = producer.startWithResult { result in
-                timer.cancel()
-                box.resume(.success(result))
-            }
-        }
+        let result = await awaitOne(client.history(request))
         switch result {
         case .success(let page):
             return page

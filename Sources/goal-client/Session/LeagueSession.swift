@@ -172,22 +172,28 @@ final class LeagueSession: Sendable {
     /// - Returns: The ack.
     /// - Throws: `CLIFailure` 1 (refused), 3 (never sent), 4 (role does not allow it), 5 (outcome unknown).
     func perform(_ action: MutationAction, base: Revision) async throws(CLIFailure) -> MutationAck {
-        let producer = client.submit(action, base: base)
+        switch await awaitOne(client.submit(action, base: base)) {
+        case .success(let ack): return ack
+        case .failure(let error):
+            throw Self.failure(for: error, window: retryWindow, action: action, replica: client.replica.value)
+        }
+    }
+
+    /// Starts `producer` and waits for its one result; past `retryWindow` seconds the client stops, which ends the
+    /// producer with its failure. For requests that the client re-sends across reconnects until answered.
+    func awaitOne<Value: Sendable, Failure: Error>(
+        _ producer: SignalProducer<Value, Failure>
+    ) async -> Result<Value, Failure> {
         let client = self.client
         let window = retryWindow
-        let result: Result<MutationAck, MutationError> = await withCheckedContinuation { continuation in
-            let box = OnceBox<Result<MutationAck, MutationError>, Never>(continuation)
+        return await withCheckedContinuation { continuation in
+            let box = OnceBox<Result<Value, Failure>, Never>(continuation)
             let timer = DispatchWorkItem { client.stop() }
             DispatchQueue.global().asyncAfter(deadline: .now() + window, execute: timer)
             _ = producer.startWithResult { result in
                 timer.cancel()
                 box.resume(.success(result))
             }
-        }
-        switch result {
-        case .success(let ack): return ack
-        case .failure(let error):
-            throw Self.failure(for: error, window: window, action: action, replica: client.replica.value)
         }
     }
 
