@@ -258,6 +258,7 @@ struct CommandTests {
             )
         )
         #expect(!text.contains("SECRET"))
+        #expect(text.contains("  or a browser: https://127.0.0.1:7443/  (the league page; trust the CA above"))
         #expect(
             text.contains(
                 "More tokens: goald token create --state-dir /var/lib/goald --name NAME --role viewer|editor|admin"

@@ -49,6 +49,8 @@ struct ServeBanner: Sendable {
             "Connect:",
             "  \(login) < \(configuration.adminTokenPath)",
             "  goal-client",
+            "  or a browser: https://\(ConnectInstructions.dialHost(addresses.host)):\(addresses.port)/  "
+                + "(the league page; trust the CA above, then paste a token)",
         ]
         if authorityCertificatePath == nil {
             lines.append("  (or pin this certificate: --fingerprint \(fingerprint))")
