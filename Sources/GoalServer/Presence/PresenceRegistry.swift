@@ -2,6 +2,7 @@ import GoalModel
 import GoalStore
 import GoalWire
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Synchronization
 
@@ -11,7 +12,7 @@ import Synchronization
 /// `PresenceEvent` handed to the hub, which writes it to the sessions that asked for presence: never through the
 /// engine, the changeset log or the digest chain.
 ///
-/// Threading: `Sendable`; the state is behind a `Mutex`, and events are handed to the hub inside it, so every loop
+/// Threading: `Sendable`; the state is behind a lock, and events are handed to the hub inside it, so every loop
 /// sees them in the order they happened. Lifetime: the daemon's; `run()` is one task, `stop()` says goodbye.
 final class PresenceRegistry: Sendable {
     private struct RemoteNode {
@@ -32,7 +33,9 @@ final class PresenceRegistry: Sendable {
     let configuration: PresenceConfiguration
     private let hub: Hub
     private let bus: (any PresenceBus)?
-    private let state = Mutex(State())
+    /// NIO's lock (pthreads), not `Synchronization.Mutex`: the thread sanitizer sees pthread locks, while the
+    /// standard library's Mutex is not instrumented and its critical sections were reported as races.
+    private let state = NIOLockedValueBox(State())
     /// Open sessions that receive presence messages: with none (old clients only, a load test), changes are not
     /// handed to the loops at all, so a connection storm costs no visit of every session per join.
     private let receivers = Atomic<Int>(0)
@@ -48,7 +51,7 @@ final class PresenceRegistry: Sendable {
 
     /// Everyone present, by name then id.
     func members() -> [PresenceMember] {
-        let all = state.withLock { state in
+        let all = state.withLockedValue { state in
             Array(state.local.values) + state.remote.values.flatMap { $0.members.values }
         }
         return all.sorted { ($0.name, $0.id) < ($1.name, $1.id) }
@@ -56,7 +59,7 @@ final class PresenceRegistry: Sendable {
 
     /// A session of this node joined or changed its activity.
     func set(_ member: PresenceMember) {
-        state.withLock { state in
+        state.withLockedValue { state in
             let kind: PresenceEvent.Kind = state.local[member.id] == nil ? .join : .update
             state.local[member.id] = member
             emit([PresenceEvent(kind, member)])
@@ -66,7 +69,7 @@ final class PresenceRegistry: Sendable {
 
     /// A session of this node left. Idempotent.
     func leave(_ id: String) {
-        let left = state.withLock { state -> PresenceMember? in
+        let left = state.withLockedValue { state -> PresenceMember? in
             guard let member = state.local.removeValue(forKey: id) else { return nil }
             emit([PresenceEvent(.leave, member)])
             return member
@@ -117,7 +120,7 @@ final class PresenceRegistry: Sendable {
     /// Sends this node's full list.
     private func refresh() {
         guard let bus else { return }
-        let (generation, members) = state.withLock { state in
+        let (generation, members) = state.withLockedValue { state in
             state.generation += 1
             return (state.generation, Array(state.local.values))
         }
@@ -150,7 +153,7 @@ final class PresenceRegistry: Sendable {
             return
         }
         let now = NIODeadline.now()
-        state.withLock { state in
+        state.withLockedValue { state in
             let sender = message.node
             if case .bye = message {
                 if let gone = state.remote.removeValue(forKey: sender) {
@@ -198,7 +201,7 @@ final class PresenceRegistry: Sendable {
     /// Drops the nodes not heard from for `nodeTimeoutMilliseconds`, with their members.
     func expire(now: NIODeadline) {
         let timeout = TimeAmount.milliseconds(Int64(configuration.nodeTimeoutMilliseconds))
-        state.withLock { state in
+        state.withLockedValue { state in
             for (name, remote) in state.remote where now - remote.lastSeen > timeout {
                 state.remote[name] = nil
                 logger.info("a node's presence expired", metadata: ["goal.node": "\(name)"])
