@@ -1,4 +1,5 @@
 import Crypto
+import GoalModel
 
 /// The league page (issue 19): the files of web/ embedded in the binary (`WebAssets+*.swift`, written by
 /// `.ci/web-assets`), served at `/` (index.html) and `/web/<name>` with a strong ETag each. Nothing is read from
@@ -24,10 +25,8 @@ enum WebAssets {
         var table: [String: Asset] = [:]
         for file in files {
             let body = Array(file.text.utf8)
-            let hex = SHA256.hash(data: body).map { byte in
-                let digits = String(byte, radix: 16)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined()
+            // GoalModel's Digest is a SHA-256 with its lowercase hex; 32 bytes always make one.
+            let hex = GoalModel.Digest(bytes: Array(SHA256.hash(data: body)))!.hex
             let asset = Asset(
                 name: file.name,
                 contentType: file.contentType,
