@@ -85,13 +85,11 @@ public enum HistoryDiff {
     }
 
     private static func stamp(of field: HistoryField, in version: EntityVersion) -> FieldStamp? {
-        switch (field, version) {
-        case (.name, .player(let player)): player.nameStamp
-        case (.homePlayers, .match(let match)): match.stamps.homePlayers
-        case (.awayPlayers, .match(let match)): match.stamps.awayPlayers
-        case (.homeGoals, .match(let match)): match.stamps.homeGoals
-        case (.awayGoals, .match(let match)): match.stamps.awayGoals
-        default: nil
+        switch version {
+        case .player(let player): field == .name ? player.nameStamp : nil
+        // A match's history fields are its `MatchField`s, by the same wire names.
+        case .match(let match): MatchField(rawValue: field.rawValue).map { match.stamps[$0] }
+        case .deleted: nil
         }
     }
 }
