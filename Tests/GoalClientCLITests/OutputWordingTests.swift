@@ -59,6 +59,12 @@ struct OutputWordingTests {
         #expect(
             ChangesetLine.clock(Timestamp(millisecondsSince1970: time), now: sameDay, timeZone: paris) == "10:05:07"
         )
+        // To the minute, as `goal-client history` prints it; with the date on another day.
+        let stamp = Timestamp(millisecondsSince1970: time)
+        #expect(ChangesetLine.clock(stamp, now: sameDay, timeZone: paris, seconds: false) == "10:05")
+        #expect(
+            ChangesetLine.clock(stamp, now: .distantPast, timeZone: utc, seconds: false) == "2026-01-01 09:05"
+        )
     }
 
     @Test("the role a refusal names is the least role that permits the action")

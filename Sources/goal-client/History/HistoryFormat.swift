@@ -16,11 +16,7 @@ enum HistoryFormat {
 
     /// The time of a commit, short when it is on `today`'s date.
     static func time(_ time: Timestamp, today: Date = Date()) -> String {
-        let date = Date(timeIntervalSince1970: Double(time.millisecondsSince1970) / 1000)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = Calendar.current.isDate(date, inSameDayAs: today) ? "HH:mm" : "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
+        ChangesetLine.clock(time, now: today, timeZone: .current, seconds: false)  // tail's clock, to the minute
     }
 
     /// What an entry did: `created …`, `deleted`, or each changed field `before → after` (`?` when pruned).

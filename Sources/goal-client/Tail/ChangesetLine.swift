@@ -71,8 +71,9 @@ enum ChangesetLine {
         text + String(repeating: " ", count: max(0, columns - TerminalText.width(text)))
     }
 
-    /// `HH:mm:ss` in `timeZone`, with `yyyy-MM-dd ` before it when `time` is not on `now`'s day.
-    static func clock(_ time: Timestamp, now: Date, timeZone: TimeZone) -> String {
+    /// `HH:mm:ss` (`HH:mm` without `seconds`) in `timeZone`, with `yyyy-MM-dd ` before it when `time` is not on
+    /// `now`'s day.
+    static func clock(_ time: Timestamp, now: Date, timeZone: TimeZone, seconds: Bool = true) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let date = Date(timeIntervalSince1970: Double(time.millisecondsSince1970) / 1000)
@@ -81,7 +82,7 @@ enum ChangesetLine {
             let text = String(value ?? 0)
             return text.count < 2 ? "0" + text : text
         }
-        let clock = "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        let clock = "\(two(parts.hour)):\(two(parts.minute))" + (seconds ? ":\(two(parts.second))" : "")
         guard !calendar.isDate(date, inSameDayAs: now) else { return clock }
         return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(clock)"
     }
