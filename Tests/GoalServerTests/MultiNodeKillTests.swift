@@ -111,11 +111,11 @@ struct MultiNodeKillTests {
 }
 
 /// goald processes on one database, each with its own state directory (TLS material) and port, which it keeps
-/// across restarts. Threading: `Sendable`, lock-protected.
+/// across restarts unless another process took it meanwhile. Threading: `Sendable`, lock-protected.
 private final class Cluster: Sendable {
     private struct Node {
         let state: String
-        let port: Int
+        var port: Int
         var process: GoaldProcess?
     }
 
@@ -135,15 +135,40 @@ private final class Cluster: Sendable {
         for index in 0..<nodes.withLockedValue({ $0.count }) { try await start(index) }
     }
 
-    /// Starts node `index` and returns once it answers `/healthz`.
+    /// Starts node `index` and returns once it answers `/healthz`. A goald that exits at once found its port taken:
+    /// while it was down, a parallel test's outgoing connection can get that port as its local one (the kernel hands
+    /// out ephemeral ports from the same range), so the node moves to a fresh port, up to three times.
     func start(_ index: Int) async throws {
-        let node = nodes.withLockedValue { $0[index] }
         var environment = self.environment
         environment["GOALD_NODE_ID"] = "node-\(index)"
-        let process = try GoaldProcess.start(stateDirectory: node.state, port: node.port, environment: environment)
-        try await waitUntil { FileManager.default.fileExists(atPath: node.state + "/tls/ca.pem") }
-        try await KillRecoveryTests.waitUntilListening(try connector(index))
-        nodes.withLockedValue { $0[index].process = process }
+        for _ in 1...3 {
+            let node = nodes.withLockedValue { $0[index] }
+            let process = try GoaldProcess.start(stateDirectory: node.state, port: node.port, environment: environment)
+            if try await listens(process, index: index) {
+                nodes.withLockedValue { $0[index].process = process }
+                return
+            }
+            let port = try GoaldProcess.freePort()
+            nodes.withLockedValue { $0[index].port = port }
+        }
+        throw WaitTimeout()
+    }
+
+    /// True once node `index` answers `/healthz`; false when its process ended first. Gives up after 20 s.
+    private func listens(_ process: GoaldProcess, index: Int) async throws -> Bool {
+        let state = nodes.withLockedValue { $0[index].state }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if process.process.poll() != nil { return false }
+            if FileManager.default.fileExists(atPath: state + "/tls/ca.pem"),
+                let response = try? await TestHTTPSClient.get(try connector(index), path: "/healthz"),  // not yet up
+                response.status == 200
+            {
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw WaitTimeout()
     }
 
     func kill(_ index: Int) async {
