@@ -17,6 +17,52 @@ let changed = new Set();
 let renderScheduled = false;
 const pending = new Map(); // seq → { matchId?, what }
 
+// Match dates: a match created while the page watches is dated from its changeset (league.js); a snapshot match
+// on screen is dated by asking the stream's history for its creating revision, one request at a time. A creation
+// the server's log no longer holds (or a refusal) leaves the row undated and is not asked again.
+const onScreen = new Set(); // ids of the match rows in the viewport
+const undatable = new Set();
+let dateAsked = null; // the match id whose history request is outstanding
+const rowsSeen = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (entry.isIntersecting) onScreen.add(entry.target.dataset.key);
+    else onScreen.delete(entry.target.dataset.key);
+  }
+  askDate();
+});
+
+function askDate() {
+  if (!stream || dateAsked !== null || !stream.historyOffered) return;
+  const league = stream.league;
+  let next = null; // the newest undated match on screen
+  for (const id of onScreen) {
+    const match = league.matches.get(id);
+    if (!match || league.created.has(id) || undatable.has(id)) continue;
+    if (next === null || match.created.rev > next.created.rev) next = match;
+  }
+  if (next === null) return;
+  const asking = stream;
+  const revision = next.created.rev;
+  dateAsked = next.id;
+  asking
+    .history({ entity: "match", id: next.id, before: revision + 1, limit: 1 })
+    .then(
+      (page) => {
+        const creation = page.entries.find((e) => e.revision === revision && e.change === "created");
+        if (!creation) undatable.add(next.id); // pruned: the log starts after the match's creation
+        else if (asking.league.matches.has(next.id)) asking.league.created.set(next.id, creation.time);
+      },
+      (error) => {
+        if (error.kind === "refused") undatable.add(next.id);
+      }
+    )
+    .finally(() => {
+      if (stream !== asking) return; // a new token or sign-out: that stream's answers no longer matter
+      dateAsked = null;
+      scheduleRender();
+    });
+}
+
 function editable() {
   return !tv && stream !== null && (stream.role === "editor" || stream.role === "admin");
 }
@@ -41,7 +87,13 @@ function render() {
     editable: editable(),
     pending: pendingMatches,
     onAdjust: adjust,
+    onRow: (li) => rowsSeen.observe(li),
+    onRowRemoved: (li) => {
+      rowsSeen.unobserve(li);
+      onScreen.delete(li.dataset.key);
+    },
   });
+  askDate();
   const known = league.synced || (connection !== null && connection.phase === "live"); // else: not known yet
   $("#empty-rankings").hidden = !known || league.players.size > 0;
   $("#empty-matches").hidden = !known || league.matches.size > 0;
@@ -156,6 +208,10 @@ function dropStream(reason) {
   if (stream) stream.stop(reason);
   stream = null;
   pending.clear();
+  rowsSeen.disconnect();
+  onScreen.clear();
+  undatable.clear();
+  dateAsked = null;
   $("#matches").replaceChildren();
   $("#rankings tbody").replaceChildren();
 }

@@ -13,6 +13,9 @@ export const GENESIS = "0".repeat(64);
 export class League {
   constructor() {
     this.epoch = null;
+    // Match id → when it was created (ms since 1970): the time of the changeset that created it, or of its
+    // `created` history entry (app.js asks for those of shown snapshot matches). Not part of the replica's state.
+    this.created = new Map();
     this.reset();
   }
 
@@ -37,6 +40,7 @@ export class League {
     this.epoch = snapshot.epoch;
     for (const player of snapshot.players) this.players.set(player.id, player);
     for (const match of snapshot.matches) this.matches.set(match.id, match);
+    for (const id of Array.from(this.created.keys())) if (!this.matches.has(id)) this.created.delete(id);
     for (const rating of snapshot.ratings) this.ratings.set(rating.player, rating);
     this.revision = snapshot.revision;
     this.digest = digest;
@@ -55,9 +59,11 @@ export class League {
           break;
         case "match":
           this.matches.set(change.id, change);
+          if (change.created.rev === changeset.revision) this.created.set(change.id, changeset.time);
           break;
         case "match_deleted":
           this.matches.delete(change.id);
+          this.created.delete(change.id);
           break;
         case "rating":
           this.ratings.set(change.player, change);

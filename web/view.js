@@ -21,8 +21,9 @@ function flash(node) {
   node.flashTimer = setTimeout(() => node.classList.remove("changed"), FLASH_MS);
 }
 
-// Puts `rows` (each with a `.key`) into `container` in order, reusing the element made for each key before.
-function reconcile(container, rows, make, update, changed) {
+// Puts `rows` (each with a `.key`) into `container` in order, reusing the element made for each key before;
+// `removed(node)` (optional) hears of each element taken out.
+function reconcile(container, rows, make, update, changed, removed) {
   const existing = new Map();
   for (const node of Array.from(container.children)) existing.set(node.dataset.key, node);
   let previous = null;
@@ -36,7 +37,22 @@ function reconcile(container, rows, make, update, changed) {
     if (changed.has(row.key)) flash(node);
     previous = node;
   }
-  for (const node of existing.values()) node.remove();
+  for (const node of existing.values()) {
+    node.remove();
+    if (removed) removed(node);
+  }
+}
+
+function two(n) {
+  return String(n).padStart(2, "0");
+}
+
+/** A match's date as the match lists show it (goal-client too): "HH:MM" today, else "YYYY-MM-DD"; local time. */
+export function matchDate(milliseconds, now = new Date()) {
+  const d = new Date(milliseconds);
+  const today = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+  if (today) return `${two(d.getHours())}:${two(d.getMinutes())}`;
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
 }
 
 export function renderRankings(tbody, league, changed) {
@@ -69,7 +85,9 @@ export function renderRankings(tbody, league, changed) {
 
 /**
  * @param {HTMLElement} list the <ol> of matches
- * @param {object} options { limit, editable, pending: Set of match ids, onAdjust(matchId, side, delta) }
+ * @param {object} options { limit, editable, pending: Set of match ids, onAdjust(matchId, side, delta),
+ *   onRow(li) and onRowRemoved(li): a row element was made or taken out (app.js watches which are on screen) }
+ * Each row shows its match's date (`league.created`) when known, else nothing.
  */
 export function renderMatches(list, league, changed, options) {
   let matches = league.matchesNewestFirst();
@@ -81,6 +99,7 @@ export function renderMatches(list, league, changed, options) {
     (row) => {
       const li = element("li", "match");
       li.dataset.key = row.key;
+      li.appendChild(element("time", "date"));
       li.appendChild(element("span", "home"));
       const score = element("span", "score");
       score.append(element("span", "home-goals"), element("span", "colon", " : "), element("span", "away-goals"));
@@ -104,10 +123,16 @@ export function renderMatches(list, league, changed, options) {
           li.appendChild(controls);
         }
       }
+      if (options.onRow) options.onRow(li);
       return li;
     },
     (li, row) => {
       const m = row.match;
+      const created = league.created.get(m.id);
+      const date = li.querySelector(".date");
+      date.textContent = created === undefined ? "" : matchDate(created);
+      if (created === undefined) date.removeAttribute("datetime");
+      else date.setAttribute("datetime", new Date(created).toISOString());
       li.querySelector(".home").textContent = league.names(m.home_players);
       li.querySelector(".home-goals").textContent = String(m.home_goals);
       li.querySelector(".away-goals").textContent = String(m.away_goals);
@@ -116,7 +141,8 @@ export function renderMatches(list, league, changed, options) {
       li.querySelector(".pending").textContent = pending ? "(pending)" : "";
       li.classList.toggle("is-pending", pending);
     },
-    changed
+    changed,
+    options.onRowRemoved
   );
 }
 

@@ -3,7 +3,7 @@ import GoalTestSupport
 import Synchronization
 
 /// What the league page shows, read from its DOM as a user reads it (the status line, the rankings' cells, each
-/// match's "home score away" text, the alert), plus the status line's data attributes (phase, mode, revision, how
+/// match's "home score away" text and its date, the alert), plus the status line's data attributes (phase, mode, revision, how
 /// many sessions the page has had).
 struct PageState: Decodable, Sendable, CustomStringConvertible {
     var phase: String
@@ -13,6 +13,8 @@ struct PageState: Decodable, Sendable, CustomStringConvertible {
     var status: String
     var rankings: [[String]]
     var matches: [String]
+    /// Each match row's date ("HH:MM" today, else "YYYY-MM-DD"; "" while unknown), in list order.
+    var dates: [String]
     var alert: String
     var adjustButtons: Int
     var pending: Int
@@ -21,7 +23,7 @@ struct PageState: Decodable, Sendable, CustomStringConvertible {
 
     var description: String {
         "phase \(phase) (\(status)), mode \(mode), r\(revision), sessions \(sessions), rankings \(rankings), "
-            + "matches \(matches) (\(pending) pending), alert \"\(alert)\""
+            + "matches \(matches) dated \(dates) (\(pending) pending), alert \"\(alert)\""
     }
 
     static let script = """
@@ -36,6 +38,7 @@ struct PageState: Decodable, Sendable, CustomStringConvertible {
           matches: Array.from(document.querySelectorAll('#matches li'), (li) =>
             li.querySelector('.home').textContent + ' ' + li.querySelector('.score').textContent + ' ' +
             li.querySelector('.away').textContent),
+          dates: Array.from(document.querySelectorAll('#matches li'), (li) => li.querySelector('.date').textContent),
           alert: alert.hidden ? '' : alert.textContent,
           adjustButtons: Array.from(document.querySelectorAll('button.adjust')).filter((b) => b.offsetParent !== null).length,
           pending: document.querySelectorAll('#matches li.is-pending').length,

@@ -26,6 +26,11 @@ struct BrowserTests {
         return try #require(try jsonObject(added.stdout)["match_id"] as? String)
     }
 
+    /// A match list's date: "HH:MM" (today) or "YYYY-MM-DD".
+    static func isDate(_ text: String) -> Bool {
+        text.wholeMatch(of: /\d\d:\d\d|\d{4}-\d\d-\d\d/) != nil
+    }
+
     static func url(_ daemon: TestDaemon, _ query: String = "") -> String {
         "https://localhost:\(daemon.port)/\(query)"
     }
@@ -105,7 +110,9 @@ struct BrowserTests {
         }
     }
 
-    @Test("an editor's + changes the score for a second browser (a viewer on a phone); add-match and a refusal")
+    @Test(
+        "an editor's + changes the score for a second browser (a viewer on a phone); add-match, match dates, a refusal"
+    )
     func editorScoresForSecondBrowser() async throws {
         try await withTestDaemon { daemon in
             try await withBrowsers("editorScoresForSecondBrowser") { run in
@@ -140,10 +147,15 @@ struct BrowserTests {
                 )
                 await run.screenshot(editor, "add-match-form")
                 try await editor.session.click("#add-match button[type=submit]")
-                try await viewer.waitFor("the added match, newest first") {
-                    $0.matches == ["Carol 1 : 0 Bob", "Alice 3 : 1 Bob"]
+                let added = try await viewer.waitFor("the added match, newest first, dated from its changeset") {
+                    $0.matches == ["Carol 1 : 0 Bob", "Alice 3 : 1 Bob"] && Self.isDate($0.dates[0])
                 }
                 await run.screenshot(viewer, "after-add-match")
+                // The editor's page shows both rows: the seeded match (from the snapshot) is dated through history.
+                let dated = try await editor.waitFor("both matches dated") {
+                    $0.dates.count == 2 && $0.dates.allSatisfy(Self.isDate)
+                }
+                #expect(dated.dates[0] == added.dates[0], "one changeset time, the same date on both pages")
 
                 // A refusal as goal-client words it: Bob's goals cannot go below 0.
                 try await editor.session.click("#matches li[data-key='\(matchID)'] button.adjust.away.minus")

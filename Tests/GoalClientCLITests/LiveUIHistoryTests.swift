@@ -36,4 +36,50 @@ struct LiveUIHistoryTests {
             }
         }
     }
+
+    @Test("match rows start with their date: a match from the snapshot through history, a new one from its changeset")
+    func matchRowsShowTheirDate() async throws {
+        try await withTestDaemon { daemon in
+            let alice = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
+            for name in ["Ada", "Bea", "Cy"] { #expect(try await alice.run(["players", "add", name]).status == 0) }
+            #expect(try await alice.run(["matches", "add", "--home", "Ada", "--away", "Bea"]).status == 0)
+            let vera = alice.with(token: daemon.tokens.viewer)
+            try await withTmux { tmux in
+                // The UI starts empty, so the match arrives in a snapshot: its date comes from a history answer.
+                try await tmux.start("v", command: vera.shellCommand())
+                let dated = try await tmux.waitFor("v") { Self.datedRow($0, "Ada", "Bea") && $0.contains("live") }
+                #expect(dated.held, "the snapshot match has no date: \(dated.screen)")
+                #expect(dated.screen.contains(" PLAYED       HOME"), "\(dated.screen)")
+                // A match created while the UI watches is dated from its changeset.
+                #expect(try await alice.run(["matches", "add", "--home", "Cy", "--away", "Ada"]).status == 0)
+                let new = try await tmux.waitFor("v") { Self.datedRow($0, "Cy", "Ada") }
+                #expect(new.held, "the new match has no date: \(new.screen)")
+                // At 80 columns the date column keeps the table aligned: the score sits under SCORE.
+                let lines = new.screen.split(separator: "\n").map(String.init)
+                let header = try #require(lines.first { $0.contains("SCORE") })
+                let row = try #require(lines.first { $0.contains("Cy") && $0.contains("0 : 0") })
+                #expect(
+                    header.distance(of: "SCORE") == row.distance(of: "0 : 0"),
+                    "the score is not under SCORE: \(new.screen)"
+                )
+                try await tmux.send("v", "q")
+            }
+        }
+    }
+
+    /// Whether a row of `home` vs `away` starts with a date: `HH:MM` (today) or `YYYY-MM-DD`, then the names.
+    static func datedRow(_ screen: String, _ home: String, _ away: String) -> Bool {
+        screen.split(separator: "\n").contains { line in
+            line.wholeMatch(of: /.?(\d\d:\d\d     |\d{4}-\d\d-\d\d)   \S*\s+0 : 0\s+\S+\s*/) != nil
+                && line.contains(home) && line.contains(away)
+                && line.range(of: home)!.lowerBound < line.range(of: away)!.lowerBound
+        }
+    }
+}
+
+extension String {
+    /// Characters from the start to the first `text`, if it occurs.
+    fileprivate func distance(of text: String) -> Int? {
+        range(of: text).map { self.distance(from: startIndex, to: $0.lowerBound) }
+    }
 }

@@ -47,8 +47,8 @@ struct PresenceUITests {
         }
     }
 
-    /// A match row (Ann vs Ben) that starts with the editing marker.
+    /// A row of Ann vs Ben with the marker right before the home side (after the date column).
     static func markedRow(_ screen: String) -> Bool {
-        screen.split(separator: "\n").contains { $0.hasPrefix("✎") && $0.contains("Ann") && $0.contains("Ben") }
+        screen.split(separator: "\n").contains { $0.contains(" ✎Ann") && $0.contains("Ben") }
     }
 }

@@ -136,7 +136,14 @@ struct MatchesViewModelTests {
             awayGoals: 3
         )
         let outcome = Outcome(store.submit(create, base: 6))
-        let pendingRow = MatchRow(id: id, homePlayers: "B", awayPlayers: "D", result: "3 : 3", isPending: true)
+        let pendingRow = MatchRow(
+            id: id,
+            homePlayers: "B",
+            awayPlayers: "D",
+            result: "3 : 3",
+            isPending: true,
+            created: nil
+        )
         #expect(viewModel.rows.map(\.id) == [id, mock.match1, mock.match2])
         #expect(viewModel.rows.first == pendingRow)
         #expect(changes.take() == [RowChanges(insertions: [0])])
@@ -144,9 +151,46 @@ struct MatchesViewModelTests {
         #expect(outcome.completed)
         #expect(viewModel.rows.map(\.id) == [id, mock.match1, mock.match2])
         #expect(viewModel.isPending(at: 0) == false)
+        #expect(viewModel.rows.first?.created == mock.league.history.last?.time)
+        // The commit dates the row (its changeset's time), then the answer clears the pending mark: both in place.
         #expect(
-            changes.take() == [RowChanges(modifications: [0])],
+            changes.take() == [RowChanges(modifications: [0]), RowChanges(modifications: [0])],
             "the committed row replaces the pending one in place"
         )
+    }
+
+    @Test("a match created by a changeset carries that changeset's time; a snapshot match has no date without history")
+    func aCreatedMatchCarriesItsChangesetsTime() throws {
+        let store = mock.store()
+        let viewModel = MatchesViewModel(store: store)
+        let changes = Recorder(viewModel.contentChanges)
+        viewModel.active.value = true
+        _ = changes.take()
+        // Both fixture matches came in the store's snapshot, and this store's "server" offers no history.
+        viewModel.showing(viewModel.rows.map(\.id))
+        #expect(viewModel.rows.map(\.created) == [nil, nil])
+
+        let id = MatchID()
+        let create = MutationAction.createMatch(
+            id: id,
+            homePlayers: [mock.b],
+            awayPlayers: [mock.d],
+            homeGoals: 1,
+            awayGoals: 0
+        )
+        let other = InMemoryLeagueStore(league: mock.league, instance: ClientInstanceID("other")!)
+        let outcome = Outcome(other.submit(create, base: mock.league.revision))
+        #expect(outcome.completed)
+        let creating = try #require(mock.league.history.last)
+        #expect(viewModel.rows.map(\.id) == [id, mock.match1, mock.match2])
+        #expect(viewModel.rows.first?.created == creating.time)
+        #expect(changes.take() == [RowChanges(insertions: [0])])
+
+        // A later goal does not move the date.
+        let goal = Outcome(other.submit(.adjustGoals(id: id, side: .away, delta: 1), base: mock.league.revision))
+        #expect(goal.completed)
+        #expect(try #require(mock.league.history.last).time != creating.time)
+        #expect(viewModel.rows.first?.created == creating.time)
+        #expect(viewModel.rows.first?.result == "1 : 1")
     }
 }

@@ -1,5 +1,6 @@
 public import GoalModel
 public import GoalReactive
+public import GoalWire
 
 /// What the view models need from the league: the replica and its updates, mutations, refresh, pending
 /// mutations and the connection status. View models receive one in their initializer (no singletons), so tests
@@ -36,4 +37,8 @@ public protocol LeagueStore: AnyObject, Sendable {
 
     /// Brings the replica up to date (reconnecting at once if needed); sends the current revision.
     func refresh() -> SignalProducer<Revision, StoreError>
+
+    /// One page of an entity's history (docs/PROTOCOL.md §4 `history`), answered on the store's delivery thread;
+    /// fails with `HistoryError` (LeagueStore+History.swift: `.unsupported` by default).
+    func history(_ request: HistoryRequest) -> SignalProducer<HistoryPageMessage, HistoryError>
 }

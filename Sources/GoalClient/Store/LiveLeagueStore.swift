@@ -1,5 +1,6 @@
 public import GoalModel
 public import GoalReactive
+public import GoalWire
 
 /// The `LeagueStore` of a running app: a `GoalClient`'s replica, outbox and status, re-delivered on one
 /// scheduler (the main thread by default) so `@MainActor` view models can observe them.
@@ -46,6 +47,10 @@ public final class LiveLeagueStore: LeagueStore {
 
     public func refresh() -> SignalProducer<Revision, StoreError> {
         client.refresh().observe(on: deliveryScheduler)
+    }
+
+    public func history(_ request: HistoryRequest) -> SignalProducer<HistoryPageMessage, HistoryError> {
+        client.history(request).observe(on: deliveryScheduler)
     }
 
     /// A property holding `source`'s values, set on `scheduler`.

@@ -78,6 +78,10 @@ extension WebAssets {
             this.queue = Promise.resolve(); // messages are handled one at a time, in order (digests are async)
             this.snapshot = null;
             this.sessions = 0; // welcomes received
+            // History (§4): requests wait here in order; the first is on the wire while `historySent` (one per session).
+            this.historyQueue = [];
+            this.historySent = false;
+            this.historyOffered = false; // this session's welcome said `history: true`
           }
 
           start() {
@@ -90,6 +94,7 @@ extension WebAssets {
             clearTimeout(this.retryTimer);
             if (this.socket) this.socket.close(1000);
             this.socket = null;
+            this.failHistory("stopped", reason);
             this.setState("stopped", reason);
           }
 
@@ -139,9 +144,12 @@ extension WebAssets {
 
           closed(code, reason) {
             this.snapshot = null;
+            this.historySent = false; // what was on the wire is sent again after the next welcome
+            this.historyOffered = false;
             if (this.stopped) return;
             if (isTerminal(code)) {
               this.stopped = true;
+              this.failHistory("stopped", `closed ${code}`);
               this.setState("stopped", this.lastError || `closed ${code}${reason ? ": " + reason : ""}`);
               this.handlers.onTerminal?.(code);
               return;
@@ -170,6 +178,9 @@ extension WebAssets {
                   this.handlers.onReset();
                 }
                 this.league.epoch = message.epoch;
+                this.historyOffered = message.history === true;
+                if (this.historyOffered) this.sendHistory();
+                else this.failHistory("unsupported", "the server does not offer history");
                 this.setState(message.mode === "live" ? "live" : "syncing", message.mode);
                 if (message.mode === "live") this.resend();
                 return;
@@ -207,6 +218,8 @@ extension WebAssets {
               case "overloaded":
                 this.retryLater(message.seq, message.retry_after_ms);
                 return;
+              case "history":
+                return this.historyAnswered(message);
               case "error":
                 this.lastError = `${message.code}: ${message.message}`;
                 return;
@@ -230,6 +243,47 @@ extension WebAssets {
             if (socket !== this.socket) return;
             league.apply(changeset);
             this.handlers.onChange(changeset.changes, changeset);
+          }
+
+          // History --------------------------------------------------------------------------------------------------
+
+          /**
+           * Asks for one page of an entity's history (§4 `history`): sent once a welcome offers history, one request on
+           * the wire at a time, again after a reconnect if unanswered. Never part of the changeset stream.
+           * @param {object} request { entity: "match"|"player", id, before?, limit? }
+           * @returns {Promise<object>} the page (`entries`, `next_before`, `retained_from`, `pruned`); rejects with
+           *   { kind: "refused"|"unsupported"|"stopped", message }
+           */
+          history(request) {
+            if (this.stopped) return Promise.reject({ kind: "stopped", message: "the stream is stopped" });
+            return new Promise((resolve, reject) => {
+              this.historyQueue.push({ request, resolve, reject });
+              this.sendHistory();
+            });
+          }
+
+          sendHistory() {
+            const first = this.historyQueue[0];
+            if (!first || this.historySent || !this.historyOffered) return;
+            if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return;
+            this.historySent = true;
+            this.socket.send(JSON.stringify(Object.assign({ type: "history" }, first.request)));
+          }
+
+          historyAnswered(answer) {
+            if (!this.historySent) return;
+            this.historySent = false;
+            const waiting = this.historyQueue.shift();
+            if (answer.refused) waiting.reject({ kind: "refused", code: answer.refused, message: answer.message });
+            else waiting.resolve(answer);
+            this.sendHistory();
+          }
+
+          failHistory(kind, message) {
+            const waiting = this.historyQueue;
+            this.historyQueue = [];
+            this.historySent = false;
+            for (const w of waiting) w.reject({ kind, message });
           }
 
           // Mutations ------------------------------------------------------------------------------------------------

@@ -80,12 +80,14 @@ extension WebAssets {
         .match {
           display: grid;
           grid-template-columns: 1fr auto 1fr;
-          grid-template-areas: "home score away" "pending pending pending" "home-controls . away-controls";
+          grid-template-areas: "date date date" "home score away" "pending pending pending" "home-controls . away-controls";
           align-items: center;
           gap: 0.2rem 0.5rem;
           padding: 0.4rem 0.2rem;
           border-bottom: 1px solid var(--line);
         }
+        .match .date { grid-area: date; color: var(--muted); font-size: 0.85em; text-align: center; font-variant-numeric: tabular-nums; }
+        .match .date:empty { display: none; }
         .match .home { grid-area: home; text-align: right; }
         .match .score { grid-area: score; font-weight: 700; font-variant-numeric: tabular-nums; white-space: nowrap; }
         .match .away { grid-area: away; }
@@ -120,7 +122,7 @@ extension WebAssets {
         body.tv h2 { font-size: 2rem; }
         body.tv #sign-out, body.tv #add-match-panel, body.tv .controls { display: none; }
         body.tv main { display: grid; grid-template-columns: 1fr 1fr; gap: 3rem; align-items: start; }
-        body.tv .match { grid-template-areas: "home score away" "pending pending pending"; }
+        body.tv .match { grid-template-areas: "date date date" "home score away" "pending pending pending"; }
 
         @media (forced-colors: active) {
           .changed { outline: 3px solid CanvasText; }

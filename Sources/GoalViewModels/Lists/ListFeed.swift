@@ -15,7 +15,8 @@ import GoalReactive
 /// - `cursor` (the UI's selection) follows its entity whenever the rows change, and is updated before the
 ///   `RowChanges` are sent; see `ListCursor`. When another client removed the selected entity,
 ///   `selectionRemovedByOther` sends its last row (after the `RowChanges`).
-/// - With `beforeUpdate`, live changes follow `store.updates` (each after the hook ran) instead of `store.replica`.
+/// - With `beforeUpdate`, live changes follow `store.updates` (each after the hook ran) instead of `store.replica`;
+///   of a backlog batch (updates the replica already holds), only the last re-computes the rows.
 ///
 /// Threading: `@MainActor`; the store must deliver its outputs on the main thread. Lifetime: observations end
 /// with the feed.
@@ -70,6 +71,9 @@ final class ListFeed<Row: Identifiable & Equatable> where Row.ID: Sendable {
         if let beforeUpdate {
             lifetime += store.updates.observeValues { [weak self] update in
                 beforeUpdate(update)
+                // A backlog batch publishes the replica first, then its updates: the rows follow the last one, once
+                // the hook has seen every update the replica holds.
+                guard update.revision >= store.replica.value.revision else { return }
                 self?.liveUpdate()
             }
         } else {

@@ -1,6 +1,6 @@
 public import GoalModel
 
-/// One row of the match list, as SwiftGoal shows it: "A, B" for each side and "2 : 1".
+/// One row of the match list, as SwiftGoal shows it: "A, B" for each side and "2 : 1", plus the match's date.
 /// Value type, `Sendable`; rows with the same `id` and different content are redrawn (a modification).
 public struct MatchRow: Hashable, Sendable, Identifiable {
     public let id: MatchID
@@ -12,6 +12,9 @@ public struct MatchRow: Hashable, Sendable, Identifiable {
     public let result: String
     /// True while a mutation of this match is waiting for the server's answer.
     public let isPending: Bool
+    /// When the match was created (its creating changeset's time); nil until known, for a match being created,
+    /// and when the server's log no longer holds the creation (`MatchDates`).
+    public let created: Timestamp?
 }
 
 /// One row of the rankings: the player's name, the rating with two decimals ("6.67") and the record behind it

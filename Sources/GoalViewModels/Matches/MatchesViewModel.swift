@@ -16,6 +16,9 @@ public import GoalReactive
 /// pending mutation are marked, and a match being created shows at the top, marked pending, until the server
 /// answers. A pending goal shows the score it will have (optimistic). When another client deletes the selected
 /// match, the cursor moves to a neighbour and `alertMessages` says "A vs B was deleted by someone else".
+/// Each row carries its match's date (`MatchRow.created`): recorded from the changeset that created the match,
+/// or, for matches the replica got from a snapshot, asked from the server's history for the rows the view says it
+/// shows (`showing(_:)`), one request at a time (`MatchDateLoader`); a row whose date arrives is a modification.
 ///
 /// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its view; every
 /// observation of the store ends with `lifetime` (when the view model is released).
@@ -45,17 +48,24 @@ public final class MatchesViewModel {
 
     private let store: any LeagueStore
     private let feed: ListFeed<MatchRow>
+    private let dates: MatchDateLoader
     private let token: Lifetime.Token
 
     /// - Parameter store: The league (injected; no singletons).
     public init(store: any LeagueStore) {
         self.store = store
+        let (lifetime, token) = Lifetime.make()
+        self.lifetime = lifetime
+        self.token = token
+        let dates = MatchDateLoader(store: store, lifetime: lifetime)
+        self.dates = dates
         let applied = AppliedHere()
         // This client's own changeset reaches the replica before its ack empties the outbox: its goals are then
         // in the replica and must no longer be added optimistically.
         let feed = ListFeed<MatchRow>(
             store: store,
             beforeUpdate: { update in
+                dates.record(update)
                 guard case .changeset(let changeset) = update, let id = changeset.mutationID,
                     id.instance == store.clientInstance
                 else { return }
@@ -66,14 +76,13 @@ public final class MatchesViewModel {
                 return MatchesViewModel.rows(
                     replica,
                     pending: PendingSet(pending, replica: replica),
-                    score: OptimisticScore(pending, replica: replica, applied: applied.ids)
+                    score: OptimisticScore(pending, replica: replica, applied: applied.ids),
+                    dates: dates.dates
                 )
             }
         )
         self.feed = feed
-        let (lifetime, token) = Lifetime.make()
-        self.lifetime = lifetime
-        self.token = token
+        dates.learned = { [weak feed] in feed?.reload() }
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
         self.refreshObserver = refreshObserver
         deleteAction = Action { [weak feed] (match: ShownEntity<MatchID>) in
@@ -125,6 +134,11 @@ public final class MatchesViewModel {
         ShownEntity(id: feed.rows[row].id, revision: feed.shownRevision)
     }
 
+    /// The view shows these matches now (its visible rows, top first): their unknown dates are asked from the
+    /// server's history, one request at a time; each date that arrives updates its row. Call it whenever the
+    /// visible rows change; it never blocks.
+    public func showing(_ ids: [MatchID]) { dates.show(ids) }
+
     /// Selects match `id` (ignored if the list does not show it).
     public func select(_ id: MatchID) { feed.select(id) }
 
@@ -151,15 +165,22 @@ public final class MatchesViewModel {
     }
 
     /// Matches being created first (pending, newest first), then the replica's matches newest first; a match
-    /// with a pending goal change shows the score it will have (`OptimisticScore`), marked pending.
-    static func rows(_ replica: ReplicaState, pending: PendingSet, score: OptimisticScore) -> [MatchRow] {
+    /// with a pending goal change shows the score it will have (`OptimisticScore`), marked pending; each row with
+    /// its date when `dates` knows it.
+    static func rows(
+        _ replica: ReplicaState,
+        pending: PendingSet,
+        score: OptimisticScore,
+        dates: MatchDates
+    ) -> [MatchRow] {
         (pending.createdMatches + replica.matchesNewestFirst()).map { match in
             MatchRow(
                 id: match.id,
                 homePlayers: replica.names(match.homePlayers),
                 awayPlayers: replica.names(match.awayPlayers),
                 result: score.result(of: match),
-                isPending: pending.matches.contains(match.id)
+                isPending: pending.matches.contains(match.id),
+                created: dates[match.id]
             )
         }
     }

@@ -59,11 +59,12 @@ extension LiveApp {
             }
     }
 
-    /// A match's date: from the page when it reaches the creation, else one request for the creating revision.
+    /// A match's date: from the page when it reaches the creation, or the match list's row when it knows it, else
+    /// one request for the creating revision.
     private func loadDate(_ entity: EntityRef, page: HistoryPageMessage) {
         guard case .match(let id) = entity else { return }
-        if let created = page.entries.first(where: { $0.change == .created }) {
-            historyPane?.played = created.time
+        if let created = page.entries.first(where: { $0.change == .created })?.time ?? matches.row(for: id)?.created {
+            historyPane?.played = created
             return
         }
         guard page.nextBefore != nil, let match = store.client.replica.value.matches[id] else { return }

@@ -5,7 +5,9 @@ import GoalReactive
 import GoalViewModels
 
 /// Drawing the list of the current tab: columns sized to the terminal's width, the selection (highlighted too
-/// when someone else just changed it), rows dimmed while the data may be stale, and the scroll position.
+/// when someone else just changed it), rows dimmed while the data may be stale, and the scroll position. Match
+/// rows start with the match's date (`HH:mm` today, else `yyyy-MM-dd`; blank until known), asked for the visible
+/// rows only (`MatchesViewModel.showing`).
 extension LiveApp {
     func listLines(height: Int, columns: Int) -> [ScreenLine] {
         let (title, rows) = tableRows(columns: columns)
@@ -23,6 +25,9 @@ extension LiveApp {
         let selected = min(selectedRow() ?? 0, rows.count - 1)
         let room = max(height - 1, 1)
         let start = max(0, min(selected - room + 1, rows.count - room))
+        if tab == .matches {
+            matches.showing(matches.rows.dropFirst(start).prefix(room).map(\.id))  // their dates, if unknown
+        }
         var lines = [Self.withPosition(title, "\(selected + 1)/\(rows.count)", columns: columns)]
         for index in rows.indices.dropFirst(start).prefix(room) {
             let (line, id) = rows[index]
@@ -41,19 +46,24 @@ extension LiveApp {
     private func tableRows(columns: Int) -> (ScreenLine, [(ScreenLine, String)]) {
         switch tab {
         case .matches:
-            let side = (max(columns, 40) - 1 - 2 - 9) / 2
+            // " " + date + "  " + marker + home + "  " + score + away: 80 columns give each side 27.
+            let date = Self.matchDateWidth
+            let side = (max(columns, 40) - 1 - date - 2 - 1 - 2 - 9) / 2
             let sideMark = scoringSide == .home ? "[home]" : "[away]"
             let header = ScreenLine(
-                " " + TerminalText.fit("HOME", side) + "  SCORE    " + TerminalText.fit("AWAY", side - 14) + " ±"
-                    + sideMark,
+                " " + TerminalText.fit("PLAYED", date) + "   " + TerminalText.fit("HOME", side) + "  SCORE    "
+                    + TerminalText.fit("AWAY", side - 14) + " ±" + sideMark,
                 .bold
             )
             let edited = PresenceText.editedByOthers(store.presence.value, except: store.clientInstance)
+            let now = Date()
             return (
                 header,
                 matches.rows.map { row in
                     let marker = row.isPending ? "*" : edited.contains(row.id) ? PresenceText.editingMarker : " "
-                    var line = ScreenLine(marker, .pending)
+                    let played = row.created.map { ChangesetLine.day($0, now: now) } ?? ""
+                    var line = ScreenLine(" " + TerminalText.fit(played, date) + "  ")
+                    line.append(marker, .pending)
                     line.append(TerminalText.fit(TerminalText.escape(row.homePlayers), side) + "  ")
                     line.append(TerminalText.fit(row.result, 9))
                     line.append(TerminalText.fit(TerminalText.escape(row.awayPlayers), side))
@@ -91,6 +101,9 @@ extension LiveApp {
             )
         }
     }
+
+    /// The match list's date column: `yyyy-MM-dd`, or `HH:mm` for today (`ChangesetLine.day`).
+    static let matchDateWidth = 10
 
     /// `text` right-aligned in `width` columns.
     static func right(_ text: String, _ width: Int) -> String {

@@ -74,16 +74,42 @@ enum ChangesetLine {
     /// `HH:mm:ss` (`HH:mm` without `seconds`) in `timeZone`, with `yyyy-MM-dd ` before it when `time` is not on
     /// `now`'s day.
     static func clock(_ time: Timestamp, now: Date, timeZone: TimeZone, seconds: Bool = true) -> String {
+        let local = LocalTime(time, now: now, timeZone: timeZone)
+        let clock = local.clock(seconds: seconds)
+        return local.isToday ? clock : "\(local.day) \(clock)"
+    }
+
+    /// A match's date in the UI's match list: `HH:mm` when `time` is on `now`'s day, else `yyyy-MM-dd` (the same
+    /// today-or-date rule as `clock`, one column of at most 10).
+    static func day(_ time: Timestamp, now: Date, timeZone: TimeZone = .current) -> String {
+        let local = LocalTime(time, now: now, timeZone: timeZone)
+        return local.isToday ? local.clock(seconds: false) : local.day
+    }
+}
+
+/// A commit time's calendar parts in one time zone, and whether it is on `now`'s day. Value type.
+private struct LocalTime {
+    let parts: DateComponents
+    let isToday: Bool
+
+    init(_ time: Timestamp, now: Date, timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let date = Date(timeIntervalSince1970: Double(time.millisecondsSince1970) / 1000)
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let text = String(value ?? 0)
-            return text.count < 2 ? "0" + text : text
-        }
-        let clock = "\(two(parts.hour)):\(two(parts.minute))" + (seconds ? ":\(two(parts.second))" : "")
-        guard !calendar.isDate(date, inSameDayAs: now) else { return clock }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(clock)"
+        parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        isToday = calendar.isDate(date, inSameDayAs: now)
+    }
+
+    /// `yyyy-MM-dd`.
+    var day: String { "\(parts.year ?? 0)-\(Self.two(parts.month))-\(Self.two(parts.day))" }
+
+    /// `HH:mm:ss`, or `HH:mm` without `seconds`.
+    func clock(seconds: Bool) -> String {
+        "\(Self.two(parts.hour)):\(Self.two(parts.minute))" + (seconds ? ":\(Self.two(parts.second))" : "")
+    }
+
+    private static func two(_ value: Int?) -> String {
+        let text = String(value ?? 0)
+        return text.count < 2 ? "0" + text : text
     }
 }
