@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "GoalServerTests",
             dependencies: [
-                "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres",
+                "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres", "GoalDeflate",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Yams", package: "Yams"),
@@ -253,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GoalTransportTests",
-            dependencies: ["GoalTransport", "GoalTestSupport", "GoalClient"] + nioProducts,
+            dependencies: ["GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate"] + nioProducts,
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -55,7 +55,10 @@ public final class MessageDeflater {
     }
 
     /// The compressed form of `payload` in a buffer of its own.
-    public func compress(_ payload: [UInt8], allocator: ByteBufferAllocator) throws(PerMessageDeflateError)
+    public func compress(
+        _ payload: [UInt8],
+        allocator: ByteBufferAllocator
+    ) throws(PerMessageDeflateError)
         -> ByteBuffer
     {
         var output = allocator.buffer(capacity: payload.count / 2 + 64)

@@ -22,7 +22,11 @@ public final class MessageInflater {
     }
 
     /// The message that `compressed` (the concatenated payloads of its frames) stands for, at most `limit` bytes.
-    public func inflate(_ compressed: ByteBuffer, limit: Int, allocator: ByteBufferAllocator)
+    public func inflate(
+        _ compressed: ByteBuffer,
+        limit: Int,
+        allocator: ByteBufferAllocator
+    )
         throws(PerMessageDeflateError) -> ByteBuffer
     {
         defer {

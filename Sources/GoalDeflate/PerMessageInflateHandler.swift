@@ -53,7 +53,10 @@ public final class PerMessageInflateHandler: ChannelInboundHandler {
     }
 
     /// The frame to pass on, or nil while a compressed message is incomplete (or after a failure).
-    private func read(_ frame: WebSocketFrame, allocator: ByteBufferAllocator) throws(PerMessageDeflateError)
+    private func read(
+        _ frame: WebSocketFrame,
+        allocator: ByteBufferAllocator
+    ) throws(PerMessageDeflateError)
         -> WebSocketFrame?
     {
         switch (state, frame.opcode) {
@@ -94,7 +97,11 @@ public final class PerMessageInflateHandler: ChannelInboundHandler {
         }
     }
 
-    private func inflated(opcode: WebSocketOpcode, payload: ByteBuffer, allocator: ByteBufferAllocator)
+    private func inflated(
+        opcode: WebSocketOpcode,
+        payload: ByteBuffer,
+        allocator: ByteBufferAllocator
+    )
         throws(PerMessageDeflateError) -> WebSocketFrame
     {
         let inflater: MessageInflater

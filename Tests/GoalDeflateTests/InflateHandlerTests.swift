@@ -42,7 +42,10 @@ struct InflateHandlerTests {
         return WebSocketFrame(fin: fin, rsv1: rsv1, opcode: opcode, maskKey: key, data: payload)
     }
 
-    @Test("a compressed masked text frame comes out inflated with RSV1 clear; a plain one unchanged", arguments: [false, true])
+    @Test(
+        "a compressed masked text frame comes out inflated with RSV1 clear; a plain one unchanged",
+        arguments: [false, true]
+    )
     func whole(keeps: Bool) throws {
         let sink = Sink()
         let channel = try channel(sink, keeps: keeps)
@@ -62,7 +65,9 @@ struct InflateHandlerTests {
         let message = String(repeating: "goal ", count: 200)
         let data = try compressed(message)
         let half = data.readableBytes / 2
-        try channel.writeInbound(frame(.text, fin: false, rsv1: true, data.getSlice(at: data.readerIndex, length: half)!))
+        try channel.writeInbound(
+            frame(.text, fin: false, rsv1: true, data.getSlice(at: data.readerIndex, length: half)!)
+        )
         try channel.writeInbound(frame(.ping, ByteBuffer(string: "p")))
         try channel.writeInbound(
             frame(.continuation, data.getSlice(at: data.readerIndex + half, length: data.readableBytes - half)!)
@@ -86,10 +91,14 @@ struct InflateHandlerTests {
     func violations() throws {
         let cases: [([WebSocketFrame], PerMessageDeflateError)] = [
             ([frame(.ping, rsv1: true, ByteBuffer())], .misplacedRSV1("control")),
-            ([frame(.text, fin: false, ByteBuffer(string: "a")), frame(.continuation, rsv1: true, ByteBuffer())],
-             .misplacedRSV1("continuation")),
-            ([frame(.text, fin: false, rsv1: true, try compressed("x")), frame(.text, ByteBuffer(string: "y"))],
-             .interleavedMessage),
+            (
+                [frame(.text, fin: false, ByteBuffer(string: "a")), frame(.continuation, rsv1: true, ByteBuffer())],
+                .misplacedRSV1("continuation")
+            ),
+            (
+                [frame(.text, fin: false, rsv1: true, try compressed("x")), frame(.text, ByteBuffer(string: "y"))],
+                .interleavedMessage
+            ),
             ([frame(.text, rsv1: true, ByteBuffer(bytes: [0xFF, 0xFF, 0xFF, 0xFF, 0x01]))], .corruptData),
         ]
         for (frames, expected) in cases {
@@ -111,7 +120,9 @@ struct InflateHandlerTests {
 
         let gathering = Sink()
         let second = try self.channel(gathering, limit: 10)
-        try second.writeInbound(frame(.text, fin: false, rsv1: true, ByteBuffer(bytes: [UInt8](repeating: 1, count: 8))))
+        try second.writeInbound(
+            frame(.text, fin: false, rsv1: true, ByteBuffer(bytes: [UInt8](repeating: 1, count: 8)))
+        )
         try second.writeInbound(frame(.continuation, fin: false, ByteBuffer(bytes: [UInt8](repeating: 1, count: 8))))
         #expect(gathering.errors.map { $0 as? PerMessageDeflateError } == [.messageTooLarge(limit: 10)])
     }

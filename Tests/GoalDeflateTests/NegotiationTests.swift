@@ -21,7 +21,9 @@ struct NegotiationTests {
         // Chrome and Firefox
         #expect(PerMessageDeflate.serverResponse(toOffers: ["permessage-deflate; client_max_window_bits"]) == accepted)
         #expect(PerMessageDeflate.serverResponse(toOffers: [PerMessageDeflate.clientOffer]) == accepted)
-        #expect(PerMessageDeflate.serverResponse(toOffers: ["PerMessage-Deflate ;Client_No_Context_Takeover"]) == accepted)
+        #expect(
+            PerMessageDeflate.serverResponse(toOffers: ["PerMessage-Deflate ;Client_No_Context_Takeover"]) == accepted
+        )
     }
 
     @Test("server_max_window_bits: 15 is echoed; a smaller window declines that offer and the next one is tried")

@@ -59,7 +59,10 @@ final class ChangesetCompression: @unchecked Sendable {
                     ends.append(frames.readableBytes)
                 }
             } catch {
-                logger.error("compressing changesets failed; sending them uncompressed", metadata: ["goal.error": "\(error)"])
+                logger.error(
+                    "compressing changesets failed; sending them uncompressed",
+                    metadata: ["goal.error": "\(error)"]
+                )
                 return nil
             }
             return (frames, ends)
