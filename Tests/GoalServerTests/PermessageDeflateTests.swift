@@ -188,7 +188,8 @@ struct PermessageDeflateTests {
 
     @Test("with websocket.permessageDeflate off, offers are declined and an RSV1 frame is a protocol error")
     func off() async throws {
-        try await withTestDaemon(configure: { $0.permessageDeflate = false }) { daemon in
+        let off: (inout ServerConfiguration) -> Void = { $0.permessageDeflate = false }
+        try await withTestDaemon(configure: off) { daemon in
             let client = try await TestWebSocketClient.connect(
                 try daemon.connector(),
                 headers: [(name: "Sec-WebSocket-Extensions", value: Self.browserOffer)]
