@@ -181,8 +181,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // Swift 6.3.1's optimizer crashes (signal 11, splitting the coroutine of `Serve.start`) on this thin
-            // module in release builds; it holds no hot code, so it is compiled unoptimized. Every library is optimized.
+            // Optimized like everything else. (Swift 6.3.1's optimizer crashed splitting async commands that had the
+            // typed-throws configuration loader inlined; `CommandContext.configuration` is `@inline(never)` for it.)
             swiftSettings: strictSettings
         ),
         // The terminal client: full-screen UI, scripting subcommands and `tail`.
