@@ -34,31 +34,36 @@ public final class MessageInflater {
             // and is reported then.
             try? decompressor.reset()  // see above
         }
-        var input = allocator.buffer(capacity: compressed.readableBytes + 4)
-        var compressed = compressed
-        input.writeBuffer(&compressed)
-        input.writeBytes([0, 0, 0xFF, 0xFF])
-        var output = allocator.buffer(capacity: min(limit + 1, max(256, input.readableBytes * 4)))
-        while true {
-            do {
-                try decompressor.inflate(from: &input, to: &output)
-                // Z_OK with room left (all input used) or Z_STREAM_END (the sender ended with a BFINAL block).
-                return try checked(output, limit: limit)
-            } catch let error as CompressNIOError where error == .bufferOverflow {
-                // The output is full: grow it (doubling), unless it already holds more than the limit.
-                guard output.readableBytes <= limit else { throw .messageTooLarge(limit: limit) }
-                output.reserveCapacity(minimumWritableBytes: max(output.capacity, 256))
-            } catch let error as CompressNIOError where error == .inputBufferOverflow {
-                return try checked(output, limit: limit)  // every byte read, nothing more to write: complete
-            } catch let error as PerMessageDeflateError {
-                throw error
-            } catch let error as CompressNIOError where error == .corruptData {
-                throw .corruptData
-            } catch {
-                throw .zlib("\(error)")
+        // The message, then the 00 00 ff ff the sender removed: fed one after the other, so the message is not
+        // copied to append four bytes.
+        var pieces = [compressed, Self.syncFlushTail]
+        var output = allocator.buffer(capacity: min(limit + 1, max(256, compressed.readableBytes * 4)))
+        for index in pieces.indices {
+            while pieces[index].readableBytes > 0 {
+                do {
+                    try decompressor.inflate(from: &pieces[index], to: &output)
+                    // Returned with this piece not all read: the stream ended (a BFINAL block, §7.2.3.3).
+                    if pieces[index].readableBytes > 0 { return try checked(output, limit: limit) }
+                } catch let error as CompressNIOError where error == .bufferOverflow {
+                    // The output is full: grow it (doubling), unless it already holds more than the limit.
+                    guard output.readableBytes <= limit else { throw .messageTooLarge(limit: limit) }
+                    output.reserveCapacity(minimumWritableBytes: max(output.capacity, 256))
+                } catch let error as CompressNIOError where error == .inputBufferOverflow {
+                    break  // every byte of this piece read, nothing more to write from it
+                } catch let error as PerMessageDeflateError {
+                    throw error
+                } catch let error as CompressNIOError where error == .corruptData {
+                    throw .corruptData
+                } catch {
+                    throw .zlib("\(error)")
+                }
             }
         }
+        return try checked(output, limit: limit)
     }
+
+    /// The empty stored block a sync flush ends with (RFC 7692 §7.2.2).
+    private static let syncFlushTail = ByteBuffer(bytes: [0, 0, 0xFF, 0xFF])
 
     private func checked(_ output: ByteBuffer, limit: Int) throws(PerMessageDeflateError) -> ByteBuffer {
         guard output.readableBytes <= limit else { throw .messageTooLarge(limit: limit) }
