@@ -38,6 +38,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -90,11 +91,22 @@ let package = Package(
             ] + nioProducts,
             swiftSettings: strictSettings
         ),
+        // RFC 7692 permessage-deflate for both ends of the stream: negotiation, one-message deflate and inflate
+        // (compress-nio's zlib), and the inflating channel handler.
+        .target(
+            name: "GoalDeflate",
+            dependencies: [
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // The daemon as a library: NIO + TLS + WebSocket, sessions, engine, writer, hub, auth, limits, metrics.
         .target(
             name: "GoalServer",
             dependencies: [
-                "GoalModel", "GoalWire", "GoalStore",
+                "GoalModel", "GoalWire", "GoalStore", "GoalDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -125,7 +137,7 @@ let package = Package(
         .target(
             name: "GoalTransport",
             dependencies: [
-                "GoalClient", "GoalWire",
+                "GoalClient", "GoalWire", "GoalDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ] + nioProducts,
@@ -169,9 +181,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            // Swift 6.3.1's optimizer crashes (signal 11, splitting the coroutine of `Serve.start`) on this thin
-            // module in release builds; it holds no hot code, so it is compiled unoptimized. Every library is optimized.
-            swiftSettings: strictSettings + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+            // Optimized like everything else. (Swift 6.3.1's optimizer crashed splitting async commands that had the
+            // typed-throws configuration loader inlined; `CommandContext.configuration` is `@inline(never)` for it.)
+            swiftSettings: strictSettings
         ),
         // The terminal client: full-screen UI, scripting subcommands and `tail`.
         .executableTarget(
@@ -199,6 +211,16 @@ let package = Package(
 
         .testTarget(name: "GoalModelTests", dependencies: ["GoalModel", "GoalWire"], swiftSettings: strictSettings),
         .testTarget(name: "GoalWireTests", dependencies: ["GoalWire", "GoalModel"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GoalDeflateTests",
+            dependencies: [
+                "GoalDeflate",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "GoalReactiveTests", dependencies: ["GoalReactive"], swiftSettings: strictSettings),
         .testTarget(
             name: "GoalStoreTests",
@@ -212,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "GoalServerTests",
             dependencies: [
-                "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres",
+                "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres", "GoalDeflate",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Yams", package: "Yams"),
@@ -231,7 +253,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GoalTransportTests",
-            dependencies: ["GoalTransport", "GoalTestSupport", "GoalClient"] + nioProducts,
+            dependencies: ["GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate"] + nioProducts,
             swiftSettings: strictSettings
         ),
         .testTarget(

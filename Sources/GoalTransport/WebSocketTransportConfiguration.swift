@@ -15,14 +15,19 @@ public struct WebSocketTransportConfiguration: Sendable, Equatable {
     public var closeTimeout: TimeAmount
     /// Extra headers sent with the upgrade request (for example `User-Agent`). Default none.
     public var extraHeaders: [(name: String, value: String)]
+    /// Offer RFC 7692 permessage-deflate (no context takeover either way); the server decides. Compressed messages
+    /// are inflated before delivery, so users see no difference but fewer bytes. Default on.
+    public var permessageDeflate: Bool
 
     public init(
         connectTimeout: TimeAmount = .seconds(10),
         maxInboundMessageSize: Int = 16 * 1024 * 1024,
         maxInboundFragments: Int = 65_536,
         closeTimeout: TimeAmount = .seconds(3),
-        extraHeaders: [(name: String, value: String)] = []
+        extraHeaders: [(name: String, value: String)] = [],
+        permessageDeflate: Bool = true
     ) {
+        self.permessageDeflate = permessageDeflate
         precondition(maxInboundMessageSize > 0 && maxInboundMessageSize <= Int(UInt32.max))
         self.connectTimeout = connectTimeout
         self.maxInboundMessageSize = maxInboundMessageSize
@@ -47,6 +52,7 @@ public struct WebSocketTransportConfiguration: Sendable, Equatable {
     public static func == (lhs: WebSocketTransportConfiguration, rhs: WebSocketTransportConfiguration) -> Bool {
         lhs.connectTimeout == rhs.connectTimeout && lhs.maxInboundMessageSize == rhs.maxInboundMessageSize
             && lhs.maxInboundFragments == rhs.maxInboundFragments && lhs.closeTimeout == rhs.closeTimeout
+            && lhs.permessageDeflate == rhs.permessageDeflate
             && lhs.extraHeaders.elementsEqual(rhs.extraHeaders) { $0.name == $1.name && $0.value == $1.value }
     }
 }

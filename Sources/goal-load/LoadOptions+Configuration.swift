@@ -61,6 +61,7 @@ extension LoadOptions {
         configuration.connectionsPerAddress = perAddress
         configuration.connectConcurrency = max(1, connectConcurrency)
         configuration.threads = threads
+        configuration.permessageDeflate = deflate
         configuration.daemonPID = daemonPID
         configuration.settleTimeout = settleTimeout
         configuration.progressInterval = quiet ? nil : 1

@@ -24,6 +24,16 @@ struct LoadOptions: ParsableArguments {
     @Flag(name: .customLong("insecure"), help: "Accept any server certificate (development only).")
     var insecure = false
 
+    @Flag(
+        name: .customLong("deflate"),
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Offer permessage-deflate (RFC 7692) on every connection, as goal-client does; --no-deflate gets "
+                + "plain frames, as the shared bench's client."
+        )
+    )
+    var deflate = true
+
     @Option(
         name: .customLong("token-file"),
         help: ArgumentHelp(

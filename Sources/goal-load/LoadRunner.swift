@@ -64,7 +64,10 @@ struct LoadRunner: Sendable {
             transport = try WebSocketTransport(
                 endpoints: configuration.endpoints,
                 security: configuration.security,
-                group: group
+                group: group,
+                configuration: WebSocketTransportConfiguration.default.with {
+                    $0.permessageDeflate = configuration.permessageDeflate
+                }
             )
         } catch {
             throw .connect("cannot set up TLS: \(error)")

@@ -135,7 +135,7 @@ extension TestSession {
             case .text(let bytes): return try ServerMessage.decode(bytes)
             case .ping(let payload): try await client.send(frame: .pong, payload: payload)
             case .closed(let code, let reason): throw TestSessionError.closed(code: code, reason: reason)
-            case .pong, .binary: continue
+            case .pong, .binary, .compressed: continue
             }
         }
     }
@@ -160,7 +160,7 @@ extension TestSession {
                 if answeringPings { try await client.send(frame: .pong, payload: payload) }
             case .closed(let code, let reason):
                 throw TestSessionError.closed(code: code, reason: reason)
-            case .pong, .binary:
+            case .pong, .binary, .compressed:
                 continue
             }
         }

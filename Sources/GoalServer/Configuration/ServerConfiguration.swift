@@ -38,6 +38,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// such a request 401. For clients that cannot send a header (SwiftGoal has only a base URL setting); anyone
     /// who reaches the port then has this role, so only on a trusted network (docs/HTTP.md §Auth).
     public var httpAnonymousRole: Role?
+    /// Whether `/v1/stream` accepts RFC 7692 permessage-deflate offers (`websocket.permessageDeflate`, default on):
+    /// each changeset is then compressed once and the same bytes go to every session that negotiated it.
+    public var permessageDeflate: Bool
 
     public init(
         host: String = "127.0.0.1",
@@ -52,8 +55,10 @@ public struct ServerConfiguration: Sendable, Equatable {
         maintenanceIntervalSeconds: Int = 60,
         eventLoopThreads: Int = 0,
         nodeID: String = ServerConfiguration.defaultNodeID,
-        httpAnonymousRole: Role? = nil
+        httpAnonymousRole: Role? = nil,
+        permessageDeflate: Bool = true
     ) {
+        self.permessageDeflate = permessageDeflate
         self.host = host
         self.port = port
         self.stateDirectory = stateDirectory

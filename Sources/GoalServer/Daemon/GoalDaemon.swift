@@ -208,6 +208,17 @@ public final class GoalDaemon: Service, Sendable {
         }
     }
 
+    /// The fan-out's permessage-deflate, or nil when it is off (or zlib cannot start: then offers are declined).
+    private func makeCompression() -> ChangesetCompression? {
+        guard configuration.permessageDeflate else { return nil }
+        do {
+            return try ChangesetCompression(logger: logger)
+        } catch {
+            logger.error("permessage-deflate is off: zlib did not start", metadata: ["goal.error": "\(error)"])
+            return nil
+        }
+    }
+
     private func makeCore(
         recovered: DurableLeague,
         group: MultiThreadedEventLoopGroup,
@@ -222,6 +233,7 @@ public final class GoalDaemon: Service, Sendable {
             headDigest: recovered.headDigest,
             coalescePause: .milliseconds(Int64(configuration.limits.fanoutCoalesceMilliseconds)),
             gate: testHooks.fanoutGate,
+            compression: makeCompression(),
             metrics: metrics
         )
         let engine = Engine(

@@ -15,6 +15,8 @@ final class Hub: Sendable {
     let shards: [LoopShard]
     private let shardByLoop: [ObjectIdentifier: Int]
     private let allocator = ByteBufferAllocator()
+    /// permessage-deflate for sessions that negotiated it; nil when the daemon has it off.
+    let compression: ChangesetCompression?
 
     init(
         eventLoops: [any EventLoop],
@@ -22,8 +24,10 @@ final class Hub: Sendable {
         headDigest: Digest,
         coalescePause: TimeAmount,
         gate: FanoutGate? = nil,
+        compression: ChangesetCompression? = nil,
         metrics: ServerMetrics
     ) {
+        self.compression = compression
         var shards: [LoopShard] = []
         var byLoop: [ObjectIdentifier: Int] = [:]
         for (index, loop) in eventLoops.enumerated() {
@@ -35,6 +39,7 @@ final class Hub: Sendable {
                     headDigest: headDigest,
                     maxPause: coalescePause,
                     gate: gate,
+                    compression: compression,
                     metrics: metrics
                 )
             )
@@ -77,6 +82,7 @@ final class Hub: Sendable {
             frames: frames,
             firstRevision: commits.first?.revision ?? 0,
             frameEnds: ends,
+            deflated: commits.isEmpty || compression?.isWanted != true ? nil : compression?.deflatedFrames(of: commits),
             head: batch.stateAfter.revision,
             headDigest: batch.digestAfter,
             replies: replies,

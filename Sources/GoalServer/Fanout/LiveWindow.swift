@@ -32,20 +32,55 @@ struct LiveWindow {
     /// Drops the frames of revisions ≤ `floor`, then appends `batch`'s frames and takes its head. A batch without
     /// frames changes nothing.
     mutating func append(_ batch: DeliveryBatch, keepingAfter floor: Revision) {
+        append(
+            frames: batch.frames,
+            ends: batch.frameEnds,
+            firstRevision: batch.firstRevision,
+            head: batch.head,
+            keepingAfter: floor
+        )
+    }
+
+    /// `append(_:keepingAfter:)` for the batch's compressed frames: a batch without them empties the window at the
+    /// batch's head, so it never holds a gap (its sessions then take the plain window until it reaches back).
+    mutating func appendDeflated(_ batch: DeliveryBatch, keepingAfter floor: Revision) {
         guard batch.hasFrames else { return }
-        if batch.firstRevision != head + 1 {
+        guard let deflated = batch.deflated else {
+            trim(keepingAfter: head)
+            head = batch.head
+            firstRevision = head + 1
+            return
+        }
+        append(
+            frames: deflated.frames,
+            ends: deflated.ends,
+            firstRevision: batch.firstRevision,
+            head: batch.head,
+            keepingAfter: floor
+        )
+    }
+
+    private mutating func append(
+        frames batchFrames: ByteBuffer,
+        ends batchEnds: [Int],
+        firstRevision batchFirst: Revision,
+        head batchHead: Revision,
+        keepingAfter floor: Revision
+    ) {
+        guard !batchEnds.isEmpty else { return }
+        if batchFirst != head + 1 {
             // Not the next revision (batches reach every loop in order, so this is a bug): start afresh, and let
             // `reaches(back:)` send anyone older to the log rather than past a gap.
             trim(keepingAfter: head)
-            firstRevision = batch.firstRevision
+            firstRevision = batchFirst
         } else {
             trim(keepingAfter: floor)
         }
-        var added = batch.frames
+        var added = batchFrames
         let base = frames.writerIndex
         frames.writeBuffer(&added)
-        frameEnds.append(contentsOf: batch.frameEnds.lazy.map { base + $0 })
-        head = batch.head
+        frameEnds.append(contentsOf: batchEnds.lazy.map { base + $0 })
+        head = batchHead
     }
 
     /// True when every frame after `revision` is here (or `revision` is at the head or past it).

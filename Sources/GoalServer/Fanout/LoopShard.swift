@@ -37,6 +37,11 @@ final class LoopShard: Sendable {
         var headDigest: Digest
         /// The frames after `floor` up to the head; `window.head` is the loop's head.
         var window: LiveWindow
+        /// The same changesets compressed (permessage-deflate), for the sessions that negotiated it; it may start
+        /// later than `window` (compressed frames are built only while such a session is live).
+        var deflatedWindow: LiveWindow
+        /// The registered sessions that take compressed frames (each counted once in the compression's demand).
+        var compressedSessions: Set<SessionID> = []
         /// The lowest revision a live session of this loop may have.
         var floor: Revision
         /// Replies waiting for their session's next visit, in the order the engine decided them.
@@ -59,6 +64,7 @@ final class LoopShard: Sendable {
             self.headDigest = headDigest
             self.floor = head
             self.window = LiveWindow(head: head, allocator: ByteBufferAllocator())
+            self.deflatedWindow = LiveWindow(head: head, allocator: ByteBufferAllocator())
         }
     }
 
@@ -70,6 +76,8 @@ final class LoopShard: Sendable {
     private let maxPause: TimeAmount
     /// A test's gate: the slice after a slice waits for its permit instead of a pause (`DaemonTestHooks`).
     private let gate: FanoutGate?
+    /// Told when a session that takes compressed frames registers or leaves.
+    private let compression: ChangesetCompression?
 
     init(
         index: Int,
@@ -78,8 +86,10 @@ final class LoopShard: Sendable {
         headDigest: Digest,
         maxPause: TimeAmount,
         gate: FanoutGate? = nil,
+        compression: ChangesetCompression? = nil,
         metrics: ServerMetrics
     ) {
+        self.compression = compression
         self.index = index
         self.eventLoop = eventLoop
         self.maxPause = maxPause
@@ -93,12 +103,16 @@ final class LoopShard: Sendable {
         let state = box.value
         state.byID[session.id] = session
         state.order.append(session)
+        if session.takesCompressedFrames, state.compressedSessions.insert(session.id).inserted {
+            compression?.demand(true)
+        }
         return (state.window.head, state.headDigest)
     }
 
     func unregister(_ id: SessionID) {
         let state = box.value
         guard state.byID.removeValue(forKey: id) != nil else { return }
+        if state.compressedSessions.remove(id) != nil { compression?.demand(false) }
         state.replies[id] = nil
         if let position = state.order.firstIndex(where: { $0.id == id }) { state.order.remove(at: position) }
     }
@@ -112,6 +126,7 @@ final class LoopShard: Sendable {
         let state = box.value
         if batch.hasFrames {
             state.window.append(batch, keepingAfter: state.floor)
+            state.deflatedWindow.appendDeflated(batch, keepingAfter: state.floor)
             state.headDigest = batch.headDigest
         }
         for reply in batch.replies[index] ?? [] where state.byID[reply.session] != nil {
@@ -220,7 +235,8 @@ final class LoopShard: Sendable {
     /// then one flush.
     private func visit(_ session: SessionHandler, _ state: State) -> (frames: Int, bytes: Int) {
         let replies = state.replies.isEmpty ? [] : state.replies.removeValue(forKey: session.id) ?? []
-        let written = session.deliverLive(state.window, replies: replies)
+        let compressed = session.takesCompressedFrames && state.deflatedWindow.reaches(back: session.sentRevision)
+        let written = session.deliverLive(compressed ? state.deflatedWindow : state.window, replies: replies)
         session.flushIfNeeded()
         return written
     }

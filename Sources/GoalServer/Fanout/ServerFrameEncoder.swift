@@ -28,9 +28,15 @@ enum ServerFrameEncoder {
         buffer.writeBuffer(&payload)
     }
 
-    /// Appends the header of an unfragmented, unmasked frame of `length` payload bytes.
-    static func writeHeader(opcode: WebSocketOpcode, length: Int, into buffer: inout ByteBuffer) {
-        buffer.writeInteger(UInt8(0x80) | UInt8(webSocketOpcode: opcode))
+    /// Appends the header of an unfragmented, unmasked frame of `length` payload bytes; `compressed` sets RSV1, which
+    /// marks a permessage-deflate message (RFC 7692 §6).
+    static func writeHeader(
+        opcode: WebSocketOpcode,
+        length: Int,
+        compressed: Bool = false,
+        into buffer: inout ByteBuffer
+    ) {
+        buffer.writeInteger(UInt8(0x80) | (compressed ? 0x40 : 0) | UInt8(webSocketOpcode: opcode))
         if length < 126 {
             buffer.writeInteger(UInt8(length))
         } else if length <= Int(UInt16.max) {

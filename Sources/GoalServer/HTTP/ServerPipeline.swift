@@ -1,4 +1,5 @@
 import CoreMetrics
+import GoalDeflate
 import GoalWire
 import Logging
 import NIOCore
@@ -7,7 +8,8 @@ import NIOSSL
 import NIOWebSocket
 
 /// Builds each accepted connection's pipeline: TLS → HTTP/1.1 with `WebSocketUpgrader` → on upgrade, the frame
-/// decoder, `FloodGuardHandler`, the fragment aggregator and `SessionHandler` (no frame encoder: the session writes
+/// decoder, the frame validator, `FloodGuardHandler`, the permessage-deflate inflater (when negotiated), the fragment
+/// aggregator and `SessionHandler` (no frame encoder: the session writes
 /// pre-framed bytes so fan-out shares one buffer).
 ///
 /// Also enforces what must happen before any session exists: the total connection cap (closed at once, before
@@ -45,13 +47,17 @@ enum ServerPipeline {
             try sync.addHandler(ConnectionAborter())
             try sync.addHandler(NIOSSLServerHandler(context: tls))
             let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken, handshakeDeadline: deadline)
-            let upgrader = WebSocketUpgrader(maxFrameSize: core.limits.maxInboundMessageBytes) { channel in
+            let upgrader = WebSocketUpgrader(
+                maxFrameSize: core.limits.maxInboundMessageBytes,
+                permessageDeflate: core.hub.compression != nil
+            ) { channel, deflate in
                 deadline.cancel()
                 try installSession(
                     on: channel,
                     core: core,
                     remote: remote,
                     connectedAt: connectedAt,
+                    deflate: deflate,
                     refusal: ipRefusal
                 )
             }
@@ -82,13 +88,19 @@ enum ServerPipeline {
         core: ServerCore,
         remote: String,
         connectedAt: NIODeadline,
+        deflate: Bool,
         refusal: ConnectionLimiter.Refusal?
     ) throws {
         let sync = channel.pipeline.syncOperations
-        try sync.addHandler(WebSocketFrameValidator())
+        try sync.addHandler(WebSocketFrameValidator(allowsCompressedMessages: deflate))
         try sync.addHandler(
             FloodGuardHandler(framesPerSecond: core.limits.framesPerSecond, burst: core.limits.frameBurst)
         )
+        if deflate {
+            try sync.addHandler(
+                PerMessageInflateHandler(limit: core.limits.maxInboundMessageBytes, keepsInflater: false)
+            )
+        }
         try sync.addHandler(
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0,
@@ -101,6 +113,7 @@ enum ServerPipeline {
             shard: core.hub.shard(for: channel.eventLoop),
             remoteAddress: remote,
             connectedAt: connectedAt,
+            negotiatedDeflate: deflate,
             aborter: try sync.handler(type: ConnectionAborter.self)
         )
         try sync.addHandler(session)

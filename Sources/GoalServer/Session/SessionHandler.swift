@@ -1,4 +1,5 @@
 import CoreMetrics
+import GoalDeflate
 import GoalModel
 import GoalStore
 import GoalWire
@@ -27,6 +28,8 @@ final class SessionHandler: ChannelInboundHandler {
     let remoteAddress: String
     let connectedAt: NIODeadline
     var logger: Logger
+    /// permessage-deflate was negotiated in the upgrade: changesets may go out compressed (RSV1 set).
+    let negotiatedDeflate: Bool
 
     var context: ChannelHandlerContext?
     /// Resets the connection beneath TLS (the slow-consumer abort); nil when the pipeline has none.
@@ -66,9 +69,11 @@ final class SessionHandler: ChannelInboundHandler {
         shard: LoopShard,
         remoteAddress: String,
         connectedAt: NIODeadline,
+        negotiatedDeflate: Bool = false,
         aborter: ConnectionAborter? = nil
     ) {
         self.core = core
+        self.negotiatedDeflate = negotiatedDeflate
         self.aborter = aborter
         self.inbound = SessionInbound(
             maxBytesBeforeHello: core.limits.maxBytesBeforeHello,
@@ -90,6 +95,12 @@ final class SessionHandler: ChannelInboundHandler {
         logger[metadataKey: "goal.session.peer"] = "\(remoteAddress)"
         self.logger = logger
     }
+
+    /// A `stream: all` session that negotiated permessage-deflate: the shard writes it the compressed window.
+    var takesCompressedFrames: Bool { negotiatedDeflate && registration?.stream == .all }
+
+    /// The newest changeset revision written to this session (0 before registration or for `stream: acks`).
+    var sentRevision: Revision { stream?.sent ?? 0 }
 
     var address: ReplyAddress { ReplyAddress(shard: shard.index, session: id) }
 
@@ -184,6 +195,12 @@ final class SessionHandler: ChannelInboundHandler {
         case let error as NIOWebSocketError:
             // Fragmented or >125-byte control frames (RFC 6455 §5.5).
             fail(.badMessage, "WebSocket protocol error: \(error)", close: .websocketProtocolError)
+        case PerMessageDeflateError.messageTooLarge:
+            fail(.tooLarge, "a message exceeded \(core.limits.maxInboundMessageBytes) bytes once inflated")
+        case PerMessageDeflateError.corruptData:
+            fail(.badMessage, "\(error)", close: .invalidFramePayloadData)
+        case let error as PerMessageDeflateError:
+            fail(.badMessage, "\(error)", close: .websocketProtocolError)
         case let error as NIOWebSocketFrameAggregator.Error:
             // A continuation without a message started, a new message inside a fragmented one (RFC 6455 §5.4).
             fail(.badMessage, "fragmented message error: \(error)", close: .websocketProtocolError)

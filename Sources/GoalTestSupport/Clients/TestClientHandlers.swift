@@ -100,6 +100,10 @@ final class TestFrameHandler: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         let bytes = Array(frame.unmaskedData.readableBytesView)
+        if frame.rsv1, frame.opcode == .text || frame.opcode == .binary {
+            inbox.push(.compressed(bytes))
+            return
+        }
         switch frame.opcode {
         case .text: inbox.push(.text(bytes))
         case .binary: inbox.push(.binary(bytes))

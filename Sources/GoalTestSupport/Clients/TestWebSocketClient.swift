@@ -19,6 +19,8 @@ public final class TestWebSocketClient: Sendable {
         case text([UInt8])
         /// A binary message (fragments joined).
         case binary([UInt8])
+        /// A text or binary message with RSV1 set (permessage-deflate), its payload as it came: still compressed.
+        case compressed([UInt8])
         /// A ping, with its payload (not answered automatically).
         case ping([UInt8])
         /// A pong, with its payload.
@@ -37,6 +39,7 @@ public final class TestWebSocketClient: Sendable {
             switch self {
             case .text(let bytes): "text(\(String(decoding: bytes, as: UTF8.self)))"
             case .binary(let bytes): "binary(\(bytes.count) bytes)"
+            case .compressed(let bytes): "compressed(\(bytes.count) bytes)"
             case .ping(let bytes): "ping(\(bytes.count) bytes)"
             case .pong(let bytes): "pong(\(bytes.count) bytes)"
             case .closed(let code, let reason): "closed(\(code.map(String.init) ?? "nil"), \(reason))"
@@ -220,7 +223,7 @@ public final class TestWebSocketClient: Sendable {
                 return received.text!
             case .ping, .pong:
                 continue
-            case .binary, .closed:
+            case .binary, .compressed, .closed:
                 throw TestClientError.unexpected(received.description)
             }
         }

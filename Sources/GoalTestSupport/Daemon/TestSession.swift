@@ -94,6 +94,7 @@ public final class TestSession: Sendable {
             case .text(let bytes): messages.append(try ServerMessage.decode(bytes))
             case .closed(let code, _): return (messages, code)
             case .ping, .pong, .binary: continue
+            case .compressed: throw TestClientError.unexpected("\(received): this session offered no compression")
             }
         }
     }
@@ -108,6 +109,7 @@ public final class TestSession: Sendable {
             case .text(let bytes): return try ServerMessage.decode(bytes)
             case .closed(let code, let reason): throw TestSessionError.closed(code: code, reason: reason)
             case .ping, .pong, .binary: continue
+            case .compressed: throw TestClientError.unexpected("\(received): this session offered no compression")
             }
         }
     }

@@ -1,4 +1,5 @@
 import GoalClient
+import GoalDeflate
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -14,6 +15,11 @@ extension ConnectionCore {
         case .open, .closing:
             break
         case .connecting, .done:
+            return
+        }
+        // Compressed messages were inflated (RSV1 cleared) before the aggregator; any RSV bit left is unnegotiated.
+        if frame.rsv1 || frame.rsv2 || frame.rsv3 {
+            violation(code: 1002, reason: "RSV bits are set but no extension was negotiated (RFC 6455 §5.2)")
             return
         }
         switch frame.opcode {
@@ -43,6 +49,12 @@ extension ConnectionCore {
             violation(code: 1009, reason: "inbound message larger than \(configuration.maxInboundMessageSize) bytes")
         case NIOWebSocketFrameAggregator.Error.tooManyFragments:
             violation(code: 1009, reason: "inbound message in more than \(configuration.maxInboundFragments) fragments")
+        case PerMessageDeflateError.messageTooLarge:
+            violation(code: 1009, reason: "inflated message larger than \(configuration.maxInboundMessageSize) bytes")
+        case PerMessageDeflateError.corruptData:
+            violation(code: 1007, reason: "\(error)")
+        case let error as PerMessageDeflateError:
+            violation(code: 1002, reason: "\(error)")
         case let error as NIOWebSocketError:
             violation(code: 1002, reason: "protocol error: \(error)")
         case let error as NIOWebSocketFrameAggregator.Error:

@@ -1,4 +1,5 @@
 import GoalClient
+import GoalDeflate
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -41,6 +42,8 @@ final class ConnectionCore {
     let observer = TLSHandshakeObserver()
     /// The first error seen while opening or while open, to explain what follows.
     var firstError: (any Error)?
+    /// The server accepted permessage-deflate (the inflater sits before the aggregator).
+    private(set) var negotiatedDeflate = false
     private var timer: Scheduled<Void>?
 
     init(
@@ -107,9 +110,9 @@ final class ConnectionCore {
         let upgrader = NIOWebSocketClientUpgrader(
             maxFrameSize: configuration.maxInboundMessageSize,
             automaticErrorHandling: false
-        ) { channel, _ in
+        ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
-                try bound.value.upgraded(channel)
+                try bound.value.upgraded(channel, extensions: response.headers["sec-websocket-extensions"])
             }
         }
         try sync.addHTTPClientHandlers(
@@ -133,11 +136,28 @@ final class ConnectionCore {
         self.channel.map { $0 === channel } ?? true
     }
 
-    /// Called by the upgrader once the server answered 101: swaps the HTTP handler for the frame handlers.
-    private func upgraded(_ channel: any Channel) throws {
+    /// Called by the upgrader once the server answered 101: swaps the HTTP handler for the frame handlers (with
+    /// the inflater first when the server accepted permessage-deflate).
+    private func upgraded(_ channel: any Channel, extensions: [String]) throws {
         guard isCurrent(channel) else { return }
         let sync = channel.pipeline.syncOperations
         _ = sync.removeHandler(name: UpgradeResponseHandler.name)
+        switch configuration.permessageDeflate
+            ? PerMessageDeflate.clientOutcome(ofResponse: extensions)
+            : extensions.isEmpty ? .declined : .invalid("the server answered extensions that were not offered")
+        {
+        case .declined:
+            negotiatedDeflate = false
+        case .accepted:
+            negotiatedDeflate = true
+            try sync.addHandler(
+                PerMessageInflateHandler(limit: configuration.maxInboundMessageSize, keepsInflater: true)
+            )
+        case .invalid(let reason):
+            // RFC 6455 §9.1: a client fails the connection when the server answers what it did not offer.
+            fail(TransportFailure(.upgradeRejected, "the server's WebSocket upgrade is invalid: \(reason)"))
+            return
+        }
         try sync.addHandler(
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0,

@@ -1,3 +1,4 @@
+import GoalDeflate
 import NIOCore
 import NIOHTTP1
 
@@ -21,6 +22,9 @@ final class UpgradeResponseHandler: ChannelInboundHandler, RemovableChannelHandl
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: core.endpoint.hostHeader)
         headers.add(name: "Content-Length", value: "0")
+        if core.configuration.permessageDeflate {
+            headers.add(name: "Sec-WebSocket-Extensions", value: PerMessageDeflate.clientOffer)
+        }
         for header in core.configuration.extraHeaders {
             headers.add(name: header.name, value: header.value)
         }

@@ -96,7 +96,8 @@ struct EffectiveConfiguration: Sendable {
                 maintenanceIntervalSeconds: integer("maintenanceIntervalSeconds", in: 1...86_400),
                 eventLoopThreads: integer("eventLoopThreads", in: 0...1_024),
                 nodeID: nodeID(),
-                httpAnonymousRole: httpAnonymousRole()
+                httpAnonymousRole: httpAnonymousRole(),
+                permessageDeflate: byKey["websocket.permessageDeflate"]?.value != .bool(false)
             )
             let levelText = text("log.level") ?? "info"
             let level = Logger.Level(rawValue: levelText.lowercased())

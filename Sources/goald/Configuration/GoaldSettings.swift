@@ -9,7 +9,7 @@ enum GoaldSettings {
 
     /// Every key.
     static let all: [Setting] =
-        listener + store + tls + metrics + limits + retention + clientRecords + http + process + logging
+        listener + store + tls + metrics + limits + retention + clientRecords + http + websocket + process + logging
 
     /// The key named `key`, if any.
     static func setting(_ key: String) -> Setting? { byKey[key] }
@@ -236,6 +236,16 @@ enum GoaldSettings {
             defaultValue: .string("none"),
             help: "The role of an /api/v1 request without a token: none (401), viewer or editor. Anyone who reaches "
                 + "the port gets it: only on a trusted network (docs/HTTP.md)."
+        )
+    ]
+
+    private static let websocket: [Setting] = [
+        Setting(
+            key: "websocket.permessageDeflate",
+            kind: .boolean,
+            defaultValue: .bool(true),
+            help: "Accept RFC 7692 permessage-deflate on /v1/stream: each changeset is compressed once and the same "
+                + "bytes go to every session that asked for it (docs/PROTOCOL.md §1)."
         )
     ]
 

@@ -76,6 +76,11 @@ struct ServeOptions: ParsableArguments {
 
 extension CommandContext {
     /// Loads the effective configuration from these options, this context's environment and the config file.
+    ///
+    /// Never inlined: Swift 6.3.1's optimizer crashed (signal 11 in LLVM's coroutine splitting,
+    /// `emitSetAndGetSwiftErrorValueAround`) splitting the async commands it was inlined into, where the typed
+    /// `throws(ConfigurationError)` of the async loader met the command's untyped throws.
+    @inline(never)
     func configuration(
         state: StateOptions,
         serve: ServeOptions? = nil

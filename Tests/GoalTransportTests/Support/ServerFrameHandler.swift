@@ -1,3 +1,4 @@
+import GoalDeflate
 import GoalTestSupport
 import GoalTransport
 import NIOCore
@@ -37,6 +38,8 @@ final class MaskCheckHandler: ChannelInboundHandler {
 /// - `drop`: the server closes TCP without a close frame.
 /// - `deaf`: the server acknowledges with the text `deaf`, then never answers a close frame.
 /// - `opcode:N`: the server sends a frame with opcode N (3–7 and 11–15 are reserved).
+/// - `deflated:TEXT`: TEXT comes back compressed (permessage-deflate, RSV1 set), whatever was negotiated.
+/// - `corrupt`: a text frame with RSV1 set whose payload is not DEFLATE data.
 /// Anything else is echoed. Client pings get pongs; a client close is noted as `close:CODE` and echoed.
 final class ServerFrameHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
@@ -112,6 +115,23 @@ final class ServerFrameHandler: ChannelInboundHandler {
         case "opcode" where parts.count == 2:
             let opcode = WebSocketOpcode(encodedWebSocketOpcode: UInt8(parts[1])!)!
             send(opcode, allocator.buffer(string: "?"), context: context)
+        case "deflated" where parts.count >= 2:
+            // The text after the first colon, whole.
+            let message = String(text.dropFirst("deflated:".count))
+            // zlib does not fail to start here; if it did, the empty payload would fail the test that asked.
+            let compressed =
+                (try? MessageDeflater().compress(Array(message.utf8), allocator: allocator))  // see above
+                ?? allocator.buffer(capacity: 0)
+            let frame = WebSocketFrame(fin: true, rsv1: true, opcode: .text, data: compressed)
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+        case "corrupt":
+            let frame = WebSocketFrame(
+                fin: true,
+                rsv1: true,
+                opcode: .text,
+                data: allocator.buffer(bytes: [0xFF, 0xFF, 1])
+            )
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
         case "drop":
             context.close(promise: nil)
         default:

@@ -1,3 +1,4 @@
+import GoalDeflate
 import GoalTestSupport
 import NIOCore
 import NIOHTTP1
@@ -8,7 +9,8 @@ import NIOWebSocket
 /// A scriptable WebSocket server over TLS on 127.0.0.1, port 0, for transport tests.
 ///
 /// `/v1/stream` upgrades; `/v1/eager` upgrades and sends the text "welcome" at once (in the same flight as the 101);
-/// `/forbidden` is refused with 403; `GET /healthz` answers 200 "ok"; anything else 404.
+/// `/v1/deflate` upgrades accepting permessage-deflate as goald does; `/v1/bogus-extension` upgrades answering an
+/// extension nobody offered; `/forbidden` is refused with 403; `GET /healthz` answers 200 "ok"; anything else 404.
 /// On a WebSocket, text messages are commands (see `ServerFrameHandler`), anything else is echoed. What the server
 /// observes (close codes, pongs, unmasked frames) is pushed to `observed`.
 ///
@@ -82,8 +84,21 @@ final class TestWebSocketServer: Sendable {
             automaticErrorHandling: true,
             shouldUpgrade: { channel, head in
                 upgradeRequests.push(head)
-                let accept = head.uri == "/v1/stream" || head.uri == "/v1/eager"
-                return channel.eventLoop.makeSucceededFuture(accept ? HTTPHeaders() : nil)
+                var headers = HTTPHeaders()
+                switch head.uri {
+                case "/v1/stream", "/v1/eager":
+                    break
+                case "/v1/deflate":
+                    let offers = head.headers["sec-websocket-extensions"]
+                    if let answer = PerMessageDeflate.serverResponse(toOffers: offers) {
+                        headers.add(name: "Sec-WebSocket-Extensions", value: answer)
+                    }
+                case "/v1/bogus-extension":
+                    headers.add(name: "Sec-WebSocket-Extensions", value: "x-bogus")
+                default:
+                    return channel.eventLoop.makeSucceededFuture(nil)
+                }
+                return channel.eventLoop.makeSucceededFuture(headers)
             },
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
