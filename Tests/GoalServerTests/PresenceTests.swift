@@ -129,9 +129,13 @@ enum PresenceTestError: Error {
 extension TestSession {
     /// The next server message; pings are answered meanwhile, so a session that only listens is not taken for a
     /// dead peer however long a loaded machine makes the test.
-    func nextAnsweringPings() async throws -> ServerMessage {
+    func nextAnsweringPings(within limit: Duration = .seconds(120)) async throws -> ServerMessage {
+        let deadline = ContinuousClock.now + limit
         while true {
-            switch try await client.next(timeout: .seconds(60)) {
+            // The server's pings (every 15 s) would otherwise keep a wait for a message that never comes alive.
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw PresenceTestError.missing }
+            switch try await client.next(timeout: min(left, .seconds(60))) {
             case .text(let bytes): return try ServerMessage.decode(bytes)
             case .ping(let payload): try await client.send(frame: .pong, payload: payload)
             case .closed(let code, let reason): throw TestSessionError.closed(code: code, reason: reason)
@@ -145,10 +149,16 @@ extension TestSession {
     func waitFor(
         _ kind: PresenceEvent.Kind,
         instance: ClientInstanceID,
-        answeringPings: Bool = true
+        answeringPings: Bool = true,
+        within limit: Duration = .seconds(120)
     ) async throws -> PresenceMember {
+        let deadline = ContinuousClock.now + limit
         while true {
-            let received = try await client.next(timeout: .seconds(30))
+            // A bound on the whole wait, not only on each read: pings and other members' events keep arriving, so
+            // an event that never comes would otherwise be waited for forever (a full run once hung here).
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { throw PresenceTestError.missing }
+            let received = try await client.next(timeout: min(left, .seconds(30)))
             switch received {
             case .text(let bytes):
                 if case .presence(let event) = try ServerMessage.decode(bytes), event.kind == kind,
