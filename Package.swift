@@ -110,6 +110,7 @@ let package = Package(
             name: "GoalClient",
             dependencies: [
                 "GoalModel", "GoalWire", "GoalReactive",
+                .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
