@@ -14,7 +14,7 @@ public struct ReplicaMap<Key: Hashable, Value>: Sequence {
     public init() { storage = [:] }
 
     /// A map of these entries; a later duplicate key replaces an earlier one.
-    init(_ entries: some Sequence<(Key, Value)>) {
+    public init(_ entries: some Sequence<(Key, Value)>) {
         storage = [:]
         for (key, value) in entries { storage[key] = value }
     }
