@@ -122,6 +122,7 @@ let package = Package(
             name: "GoalClient",
             dependencies: [
                 "GoalModel", "GoalWire", "GoalReactive",
+                .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

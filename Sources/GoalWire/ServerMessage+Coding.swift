@@ -84,12 +84,22 @@ extension ServerMessage {
     }
 
     /// Decodes one server message. Never traps.
+    ///
+    /// A `changeset` frame exactly as goald writes it is read straight into the model (`ChangesetFrameReader`);
+    /// every other frame, and any changeset frame that reader does not recognise, goes through the strict parser,
+    /// so what is accepted and every error are the strict path's.
     /// - Parameters:
     ///   - bytes: the frame's bytes (UTF-8 JSON).
     ///   - limit: the largest frame accepted (`maxMessageBytes` by default).
     /// - Throws: `WireDecodingError` naming the field and what was expected.
     public static func decode(_ bytes: [UInt8], limit: Int = maxMessageBytes) throws(WireDecodingError) -> ServerMessage
     {
+        if bytes.count <= limit, let changeset = ChangesetFrameReader.read(bytes) { return .changeset(changeset) }
+        return try decodeStrictly(bytes, limit: limit)
+    }
+
+    /// The strict path alone: the whole frame parsed (`JSONParser`), then read field by field (`ModelReader`).
+    static func decodeStrictly(_ bytes: [UInt8], limit: Int) throws(WireDecodingError) -> ServerMessage {
         let (type, c) = try WireJSON.envelope(bytes, limit: limit, known: ServerMessage.types)
         switch type {
         case "welcome":

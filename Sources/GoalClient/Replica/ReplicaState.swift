@@ -5,7 +5,8 @@ public import GoalWire
 /// stands in the server's history (revision, epoch and the chained digest d_revision).
 ///
 /// Value type, `Sendable`; no lock and no identity: the `GoalClient` that owns it changes it only on its serial
-/// scheduler, and hands copies to everyone else. Changes are entity-level: a changeset's `Change`s replace or
+/// scheduler, and hands copies to everyone else. Its maps are persistent (`ReplicaMap`): a copy costs O(1) and a
+/// changeset applied after a copy was handed out copies only the entries it touches, never the league. Changes are entity-level: a changeset's `Change`s replace or
 /// remove whole entries (ratings travel in the changeset too, so nothing is recomputed here).
 public struct ReplicaState: Hashable, Sendable {
     /// The revision of the last changeset (or snapshot) applied; 0 for an empty replica.
@@ -15,11 +16,11 @@ public struct ReplicaState: Hashable, Sendable {
     /// d_revision: the chained digest up to `revision` (`Digest.genesis` for an empty replica).
     public private(set) var digest: Digest
     /// Every player, by id.
-    public private(set) var players: [PlayerID: Player]
+    public private(set) var players: ReplicaMap<PlayerID, Player>
     /// Every match, by id.
-    public private(set) var matches: [MatchID: Match]
+    public private(set) var matches: ReplicaMap<MatchID, Match>
     /// Every rating (one per player), by player id.
-    public private(set) var ratings: [PlayerID: Rating]
+    public private(set) var ratings: ReplicaMap<PlayerID, Rating>
 
     /// The empty replica: revision 0, no epoch, the genesis digest.
     public init() {
@@ -76,9 +77,9 @@ public struct ReplicaState: Hashable, Sendable {
         revision = snapshot.revision
         epoch = snapshot.epoch
         digest = snapshot.digest
-        players = Dictionary(snapshot.players.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        matches = Dictionary(snapshot.matches.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        var ratings: [PlayerID: Rating] = [:]
+        players = ReplicaMap(snapshot.players.lazy.map { ($0.id, $0) })
+        matches = ReplicaMap(snapshot.matches.lazy.map { ($0.id, $0) })
+        var ratings = ReplicaMap<PlayerID, Rating>()
         for player in snapshot.players { ratings[player.id] = Rating(playerID: player.id) }
         for rating in snapshot.ratings where players[rating.playerID] != nil { ratings[rating.playerID] = rating }
         self.ratings = ratings

@@ -16,9 +16,9 @@ public struct PlayerID: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// Mints a fresh random id.
     public init() { self.uuid = UUID() }
 
-    /// Parses the canonical textual form (case-insensitive); nil when it is not a UUID.
+    /// Parses the canonical textual form (case-insensitive, `UUIDText`); nil when it is not a UUID.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = UUIDText.parse(text) else { return nil }
         self.uuid = uuid
     }
 
@@ -45,9 +45,9 @@ public struct MatchID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Mints a fresh random id.
     public init() { self.uuid = UUID() }
 
-    /// Parses the canonical textual form (case-insensitive); nil when it is not a UUID.
+    /// Parses the canonical textual form (case-insensitive, `UUIDText`); nil when it is not a UUID.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = UUIDText.parse(text) else { return nil }
         self.uuid = uuid
     }
 

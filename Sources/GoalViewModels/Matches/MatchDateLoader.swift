@@ -16,8 +16,8 @@ final class MatchDateLoader {
     private let request = SerialDisposable()
     /// The matches the view shows, in order: what the next request is chosen from.
     private var shown: [MatchID] = []
-    /// Called when a history answer taught a date (the rows must be re-computed).
-    var learned: () -> Void = {}
+    /// Called with the match whose date a history answer taught (its row must be re-computed).
+    var learned: (MatchID) -> Void = { _ in }
 
     init(store: any LeagueStore, lifetime: Lifetime) {
         self.store = store
@@ -45,7 +45,7 @@ final class MatchDateLoader {
             guard let self else { return }
             switch result {
             case .success(let page):
-                if dates.answered(page) { learned() }
+                if dates.answered(page), case .match(let id) = next.entity { learned(id) }
             case .failure(let error):
                 dates.failed(error)
                 // A stopped client fails every request at once: ask again when the view next shows its rows.

@@ -66,6 +66,7 @@ public final class MatchesViewModel {
             store: store,
             beforeUpdate: { update in
                 dates.record(update)
+                applied.rows.record(update)
                 guard case .changeset(let changeset) = update, let id = changeset.mutationID,
                     id.instance == store.clientInstance
                 else { return }
@@ -73,8 +74,10 @@ public final class MatchesViewModel {
             },
             makeRows: { replica, pending in
                 applied.ids.formIntersection(pending.map(\.id))
+                applied.rows.update(to: replica, dates: dates.dates)
                 return MatchesViewModel.rows(
-                    replica,
+                    applied.rows,
+                    replica: replica,
                     pending: PendingSet(pending, replica: replica),
                     score: OptimisticScore(pending, replica: replica, applied: applied.ids),
                     dates: dates.dates
@@ -82,7 +85,10 @@ public final class MatchesViewModel {
             }
         )
         self.feed = feed
-        dates.learned = { [weak feed] in feed?.reload() }
+        dates.learned = { [weak feed] id in
+            applied.rows.redate(id, dates: dates.dates)
+            feed?.reload()
+        }
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
         self.refreshObserver = refreshObserver
         deleteAction = Action { [weak feed] (match: ShownEntity<MatchID>) in
@@ -164,31 +170,47 @@ public final class MatchesViewModel {
         EditMatchViewModel(store: store, matchID: id)
     }
 
-    /// Matches being created first (pending, newest first), then the replica's matches newest first; a match
-    /// with a pending goal change shows the score it will have (`OptimisticScore`), marked pending; each row with
-    /// its date when `dates` knows it.
+    /// Matches being created first (pending, newest first), then the replica's matches newest first (`listed`,
+    /// brought to `replica`); a match with a pending mutation is marked pending and shows the score it will have
+    /// (`OptimisticScore`); each row with its date when `dates` knows it. Only those rows are made here: the others
+    /// are `listed`'s, shared as they are.
     static func rows(
-        _ replica: ReplicaState,
+        _ listed: MatchListRows,
+        replica: ReplicaState,
         pending: PendingSet,
         score: OptimisticScore,
         dates: MatchDates
     ) -> [MatchRow] {
-        (pending.createdMatches + replica.matchesNewestFirst()).map { match in
-            MatchRow(
-                id: match.id,
-                homePlayers: replica.names(match.homePlayers),
-                awayPlayers: replica.names(match.awayPlayers),
+        guard !pending.matches.isEmpty || !pending.createdMatches.isEmpty else { return listed.rows }
+        var rows = pending.createdMatches.map { match in
+            MatchListRows.row(
+                match,
+                in: replica,
                 result: score.result(of: match),
                 isPending: pending.matches.contains(match.id),
                 created: dates[match.id]
             )
         }
+        let offset = rows.count
+        rows.append(contentsOf: listed.rows)
+        for id in pending.matches {
+            guard let index = listed.index(of: id), let match = replica.matches[id] else { continue }
+            rows[offset + index] = MatchListRows.row(
+                match,
+                in: replica,
+                result: score.result(of: match),
+                isPending: true,
+                created: dates[match.id]
+            )
+        }
+        return rows
     }
 }
 
-/// Ids of this client's pending mutations whose changeset the replica already holds (see `OptimisticScore`).
-/// Main-actor confined, like its view model.
+/// Ids of this client's pending mutations whose changeset the replica already holds (see `OptimisticScore`), and
+/// the replica's rows kept from changeset to changeset (`MatchListRows`). Main-actor confined, like its view model.
 @MainActor
 private final class AppliedHere {
     var ids: Set<MutationID> = []
+    var rows = MatchListRows()
 }

@@ -76,8 +76,8 @@ final class TailFollower: @unchecked Sendable {
     func run(seed: ReplicaState) async -> Result<Void, CLIFailure> {
         await withCheckedContinuation { continuation in
             locked {
-                state.names = seed.players.mapValues(\.name)
-                state.matches = seed.matches
+                state.names = Dictionary(uniqueKeysWithValues: seed.players.lazy.map { ($0.key, $0.value.name) })
+                state.matches = Dictionary(uniqueKeysWithValues: seed.matches.lazy.map { ($0.key, $0.value) })
                 state.machine = ResumeSession(
                     position: ResumeSession.Position(since: options.since ?? seed.revision),
                     policy: Self.backoff,

@@ -1,0 +1,48 @@
+public import Foundation
+
+/// Reads a UUID's canonical textual form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`: exactly 36 bytes, dashes at
+/// offsets 8, 13, 18 and 23, hex digits in either case everywhere else; nothing else is accepted (no braces, no
+/// whitespace, no signs).
+///
+/// Written by hand because Foundation's `UUID(uuidString:)` goes through `sscanf` (slow, and it takes `+` or a
+/// space where a hex digit belongs). Stateless, pure functions, safe from any thread.
+public enum UUIDText {
+    /// Parses the canonical form from UTF-8 bytes; nil when the bytes are anything else.
+    public static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> UUID? {
+        let dash = UInt8(ascii: "-")
+        guard utf8.count == 36, utf8[8] == dash, utf8[13] == dash, utf8[18] == dash, utf8[23] == dash else {
+            return nil
+        }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
+            var index = 0
+            for offset in 0..<16 {
+                if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
+                let high = nibble(utf8[index])
+                let low = nibble(utf8[index + 1])
+                guard high | low < 16 else { return false }
+                out[offset] = high << 4 | low
+                index += 2
+            }
+            return true
+        }
+        return valid ? UUID(uuid: value) : nil
+    }
+
+    /// Parses the canonical form from text; nil when the text is anything else.
+    public static func parse(_ text: String) -> UUID? {
+        if let parsed = text.utf8.withContiguousStorageIfAvailable({ parse($0) }) { return parsed }
+        return Array(text.utf8).withUnsafeBufferPointer { parse($0) }
+    }
+
+    /// The value of a hex digit (either case), or 0xFF for any other byte.
+    @inline(__always)
+    private static func nibble(_ c: UInt8) -> UInt8 {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): c &- UInt8(ascii: "A") &+ 10
+        default: 0xFF
+        }
+    }
+}
