@@ -1,19 +1,12 @@
 import Foundation
 import GoalModel
 
-/// SplitMix64: the same values on every run, so a failure reproduces.
-struct TestRandom: RandomNumberGenerator {
-    private var state: UInt64
+/// The generated changesets' randomness: Fixtures' SplitMix64 (`SeededGenerator`), the same values on every run, so
+/// a failure reproduces.
+typealias TestRandom = SeededGenerator
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededGenerator {
+    init(seed: UInt64) { self.init(state: seed) }
 
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
