@@ -9,11 +9,12 @@ import Synchronization
 /// permessage-deflate for the fan-out: compresses each changeset frame **once**, so every session that negotiated
 /// the extension gets the same compressed bytes (RFC 7692 with no context takeover, `PerMessageDeflate`).
 ///
-/// The hub compresses a batch only while at least one live session wants compressed frames (`demand`), so a
-/// daemon whose clients do not negotiate the extension pays nothing.
+/// A batch is compressed only while at least one live session wants compressed frames (`demand`), so a daemon
+/// whose clients do not negotiate the extension pays nothing, and then by the first loop that needs it
+/// (`DeflatedFrames`), never on the engine queue.
 ///
-/// Threading: `Sendable`. `deflatedFrames` runs on the engine queue (the hub's `publish`); the zlib stream sits
-/// behind a lock anyway, because the type is shared. `demand` is an atomic counter, changed on the loops.
+/// Threading: `Sendable`. `deflatedFrames` runs on an event loop; the zlib stream sits behind a lock, as loops
+/// share it. `demand` is an atomic counter, changed on the loops.
 /// Lifetime: the daemon's.
 final class ChangesetCompression: @unchecked Sendable {
     // @unchecked: `deflater` is a non-Sendable zlib stream, touched only while holding `lock`.

@@ -13,9 +13,10 @@ struct DeliveryBatch: Sendable {
     let firstRevision: Revision
     /// For frame i (revision `firstRevision + i`), the offset just past its end within `frames`' readable bytes.
     let frameEnds: [Int]
-    /// The same changesets as permessage-deflate frames (RSV1 set), built once for every session that negotiated
-    /// the extension; nil when no such session was live (or zlib failed), and those sessions get `frames`.
-    var deflated: (frames: ByteBuffer, ends: [Int])? = nil
+    /// The same changesets as permessage-deflate frames (RSV1 set), compressed once, by the first loop that needs
+    /// them, for every session that negotiated the extension; nil when no such session was live when the batch was
+    /// published (those sessions then get `frames`).
+    var deflated: DeflatedFrames? = nil
     /// The head after this batch (the last commit's revision, or the unchanged head).
     let head: Revision
     /// d_head.

@@ -82,7 +82,9 @@ final class Hub: Sendable {
             frames: frames,
             firstRevision: commits.first?.revision ?? 0,
             frameEnds: ends,
-            deflated: commits.isEmpty || compression?.isWanted != true ? nil : compression?.deflatedFrames(of: commits),
+            deflated: compression.flatMap { compression in
+                commits.isEmpty || !compression.isWanted ? nil : DeflatedFrames(commits, compression: compression)
+            },
             head: batch.stateAfter.revision,
             headDigest: batch.digestAfter,
             replies: replies,

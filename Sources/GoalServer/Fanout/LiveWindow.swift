@@ -41,11 +41,12 @@ struct LiveWindow {
         )
     }
 
-    /// `append(_:keepingAfter:)` for the batch's compressed frames: a batch without them empties the window at the
-    /// batch's head, so it never holds a gap (its sessions then take the plain window until it reaches back).
-    mutating func appendDeflated(_ batch: DeliveryBatch, keepingAfter floor: Revision) {
+    /// `append(_:keepingAfter:)` for the batch's compressed frames, compressing them if no loop did yet; when not
+    /// `wanted` (no session of this loop takes them) or the batch has none, the window is emptied at the batch's
+    /// head instead, so it never holds a gap (its sessions then take the plain window until it reaches back).
+    mutating func appendDeflated(_ batch: DeliveryBatch, keepingAfter floor: Revision, wanted: Bool) {
         guard batch.hasFrames else { return }
-        guard let deflated = batch.deflated else {
+        guard wanted, let deflated = batch.deflated?.frames() else {
             trim(keepingAfter: head)
             head = batch.head
             firstRevision = head + 1

@@ -126,7 +126,11 @@ final class LoopShard: Sendable {
         let state = box.value
         if batch.hasFrames {
             state.window.append(batch, keepingAfter: state.floor)
-            state.deflatedWindow.appendDeflated(batch, keepingAfter: state.floor)
+            state.deflatedWindow.appendDeflated(
+                batch,
+                keepingAfter: state.floor,
+                wanted: !state.compressedSessions.isEmpty
+            )
             state.headDigest = batch.headDigest
         }
         for reply in batch.replies[index] ?? [] where state.byID[reply.session] != nil {
