@@ -140,13 +140,27 @@ struct BadInputTests {
 
     @Test("no hello within the handshake deadline closes with 4011")
     func slowHandshake() async throws {
-        var limits = ServerLimits()
-        limits.handshakeTimeoutMilliseconds = 2_000
-        try await withTestDaemon(limits: limits) { daemon in
-            let client = try await TestWebSocketClient.connect(try daemon.connector())
-            let received = try await client.collect { if case .closed = $0 { true } else { false } }
-            #expect(received.last == .closed(code: 4011, reason: "handshake_timeout"))
+        // The deadline covers TLS and the upgrade too: on a loaded machine (the thread-sanitizer run) 2 s may pass
+        // before the upgrade completes, and the daemon then closes TCP (documented, not this test's case). Such an
+        // attempt is tried again with a longer deadline; the close after the upgrade must be 4011.
+        for milliseconds in [2_000, 8_000, 20_000] {
+            var limits = ServerLimits()
+            limits.handshakeTimeoutMilliseconds = milliseconds
+            let closed: UInt16?? = try await withTestDaemon(limits: limits) { daemon in
+                let client: TestWebSocketClient
+                do {
+                    client = try await TestWebSocketClient.connect(try daemon.connector())
+                } catch {
+                    return nil  // the deadline passed before the upgrade completed
+                }
+                let received = try await client.collect { if case .closed = $0 { true } else { false } }
+                #expect(received.last == .closed(code: 4011, reason: "handshake_timeout"))
+                guard case .closed(let code, _) = received.last else { return .some(nil) }
+                return .some(code)
+            }
+            if closed != nil { return }
         }
+        Issue.record("no attempt completed the upgrade within a 20 s handshake deadline")
     }
 
     @Test("a huge since is answered with a snapshot, not an error")
