@@ -94,8 +94,22 @@ extension ServerMessage {
     /// - Throws: `WireDecodingError` naming the field and what was expected.
     public static func decode(_ bytes: [UInt8], limit: Int = maxMessageBytes) throws(WireDecodingError) -> ServerMessage
     {
-        if bytes.count <= limit, let changeset = ChangesetFrameReader.read(bytes) { return .changeset(changeset) }
-        return try decodeStrictly(bytes, limit: limit)
+        try decodeWithPayload(bytes, limit: limit).message
+    }
+
+    /// Decodes one server message like `decode`; for a `changeset` frame the direct reader read, also where the
+    /// changeset's canonical payload lies in `bytes`, so `ChangesetFrame.verify(_:previousDigest:payload:)` checks
+    /// its digest by hashing the frame's own bytes instead of re-encoding the changeset. Never traps.
+    /// - Returns: the message, and the payload (nil for every other message and for frames the strict path read).
+    /// - Throws: `WireDecodingError`, as `decode`.
+    public static func decodeWithPayload(
+        _ bytes: [UInt8],
+        limit: Int = maxMessageBytes
+    ) throws(WireDecodingError) -> (message: ServerMessage, payload: ChangesetFrame.Payload?) {
+        if bytes.count <= limit, let read = ChangesetFrameReader.read(bytes) {
+            return (.changeset(read.changeset), read.payload)
+        }
+        return (try decodeStrictly(bytes, limit: limit), nil)
     }
 
     /// The strict path alone: the whole frame parsed (`JSONParser`), then read field by field (`ModelReader`).

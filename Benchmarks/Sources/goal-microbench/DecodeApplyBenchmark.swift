@@ -10,8 +10,9 @@ import GoalWire
 /// match and its players' ratings) framed with `ChangesetFrame` exactly as goald writes them.
 ///
 /// Figures (median of `--runs`), changesets/s:
-/// - decode: `ServerMessage.decode` of every frame;
-/// - decode + apply: decode, then `ReplicaState.apply` (digest chain verified) on a uniquely held replica;
+/// - decode: `ServerMessage.decodeWithPayload` of every frame, as `GoalClient` decodes;
+/// - decode + apply: decode, then `ReplicaState.apply` with the frame's payload (digest chain verified by hashing
+///   the frame's own bytes) on a uniquely held replica;
 /// - decode + apply + publish: the same, keeping a copy of the replica after every changeset as `GoalClient` does
 ///   when it publishes `replica` (a replica whose maps are copied on write pays for the whole league here).
 struct DecodeApplyBenchmark: ParsableCommand {
@@ -65,12 +66,13 @@ struct DecodeApplyBenchmark: ParsableCommand {
         var sink = 0
         let start = ContinuousClock.now
         for frame in league.frames {
-            guard case .changeset(let changeset) = try ServerMessage.decode(frame) else {
+            let (message, payload) = try ServerMessage.decodeWithPayload(frame)
+            guard case .changeset(let changeset) = message else {
                 throw ValidationError("a frame did not decode as a changeset")
             }
             sink &+= changeset.changes.count
             guard apply else { continue }
-            try replica.apply(changeset)
+            try replica.apply(changeset, payload: payload)
             if publish { published = replica }
         }
         let seconds = BenchFormat.seconds(ContinuousClock.now - start)

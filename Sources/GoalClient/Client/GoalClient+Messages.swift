@@ -9,8 +9,9 @@ extension GoalClient {
     /// Decodes and handles one inbound message; a message that does not decode drops the connection.
     func receive(_ bytes: [UInt8]) {
         let message: ServerMessage
+        let payload: ChangesetFrame.Payload?
         do {
-            message = try ServerMessage.decode(bytes)
+            (message, payload) = try ServerMessage.decodeWithPayload(bytes)
         } catch {
             abandonConnection(code: .protocolViolation, reason: "undecodable server message: \(error)")
             return
@@ -23,7 +24,7 @@ extension GoalClient {
         var replica = state.replica
         state.session = SyncSession()
         state.replica = ReplicaState()
-        let outcome = session.receive(message, machine: &state.machine, replica: &replica)
+        let outcome = session.receive(message, payload: payload, machine: &state.machine, replica: &replica)
         state.session = session
         state.replica = replica
         switch outcome {

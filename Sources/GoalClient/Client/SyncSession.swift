@@ -34,8 +34,11 @@ struct SyncSession {
     }
 
     /// Reads one message: the shared machine judges its place in the stream, the replica takes its contents.
+    /// `payload` is a changeset's canonical payload in its frame (`ServerMessage.decodeWithPayload`), for the
+    /// replica's digest check.
     mutating func receive(
         _ message: ServerMessage,
+        payload: ChangesetFrame.Payload? = nil,
         machine: inout ResumeSession,
         replica: inout ReplicaState
     ) -> Outcome {
@@ -81,7 +84,7 @@ struct SyncSession {
         case .deliver:
             guard case .changeset(let changeset) = message else { return .none }
             do {
-                return try replica.apply(changeset) ? .applied(changeset) : .none
+                return try replica.apply(changeset, payload: payload) ? .applied(changeset) : .none
             } catch {
                 machine.rewind(to: before)
                 return .resync(error.description)

@@ -51,17 +51,24 @@ public struct ReplicaState: Hashable, Sendable {
 
     /// Applies the next changeset.
     ///
+    /// - Parameters:
+    ///   - changeset: the changeset, as decoded.
+    ///   - payload: its canonical payload in the frame it was decoded from (`ServerMessage.decodeWithPayload`):
+    ///     the digest is then checked by hashing the frame's bytes; without one, by re-encoding the changeset.
     /// - Returns: true when the changeset was applied; false when the replica already has that revision (a
     ///   duplicate, dropped without a change).
     /// - Throws: `ReplicaError.gap` when revisions are missing before it, `.digestMismatch` when its digest does
     ///   not continue this replica's chain. The replica is unchanged when it throws.
     @discardableResult
-    public mutating func apply(_ changeset: Changeset) throws(ReplicaError) -> Bool {
+    public mutating func apply(
+        _ changeset: Changeset,
+        payload: ChangesetFrame.Payload? = nil
+    ) throws(ReplicaError) -> Bool {
         guard changeset.revision > revision else { return false }
         guard changeset.revision == revision + 1 else {
             throw .gap(expected: revision + 1, received: changeset.revision)
         }
-        guard ChangesetFrame.verify(changeset, previousDigest: digest) else {
+        guard ChangesetFrame.verify(changeset, previousDigest: digest, payload: payload) else {
             throw .digestMismatch(revision: changeset.revision)
         }
         for change in changeset.changes {

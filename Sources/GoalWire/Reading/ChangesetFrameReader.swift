@@ -7,22 +7,51 @@ import GoalModel
 ///
 /// It recognises a subset of the frames the strict path (`JSONParser`, `ModelReader`) accepts and reads each to
 /// the same value; anything else (another key order, whitespace, an escape, an unknown member, a leading zero,
-/// a value out of range) answers nil and the caller decodes the frame with the strict path, so the accepted
-/// language and every error stay the strict path's. Stateless; safe from any thread.
+/// a value out of range, an uppercase UUID) answers nil and the caller decodes the frame with the strict path, so the
+/// accepted language and every error stay the strict path's. What it accepts is byte for byte what
+/// `ChangesetFrame.encode` writes for the changeset it returns, so it also records where the canonical payload lies
+/// in the frame (`ChangesetFrame.Payload`) and the digest chain is checked without re-encoding. Stateless; safe
+/// from any thread.
 enum ChangesetFrameReader {
-    /// The changeset in `bytes`, or nil when this reader does not recognise them (decode with the strict path).
-    static func read(_ bytes: [UInt8]) -> Changeset? {
-        bytes.withUnsafeBufferPointer { buffer in
+    /// The changeset in `bytes` and where its canonical payload lies in them, or nil when this reader does not
+    /// recognise the bytes (decode with the strict path).
+    static func read(_ bytes: [UInt8]) -> (changeset: Changeset, payload: ChangesetFrame.Payload)? {
+        let read = bytes.withUnsafeBufferPointer { buffer in
             var cursor = FrameCursor(buffer)
             return changeset(&cursor)
         }
+        guard let (value, slices) = read else { return nil }
+        let payload = ChangesetFrame.Payload(
+            frame: bytes,
+            revision: value.revision,
+            digest: value.digest,
+            revisionMember: slices.revisionMember,
+            timeMember: slices.timeMember,
+            bodyBeforeSeq: slices.bodyBeforeSeq,
+            seqMember: slices.seqMember
+        )
+        return (value, payload)
     }
 
-    private static func changeset(_ c: inout FrameCursor) -> Changeset? {
-        guard c.literal(#"{"type":"changeset","revision":"#), let revision = c.unsigned(),
-            c.literal(#","digest":"#), let digest = c.digest(), c.literal(#","time":"#), let time = c.signed(),
-            c.byte(UInt8(ascii: ","))
-        else { return nil }
+    /// Where the pieces of the canonical payload are (`ChangesetFrame.Payload`).
+    private struct Slices {
+        var revisionMember: Range<Int>
+        var timeMember: Range<Int>
+        var bodyBeforeSeq: Range<Int>
+        var seqMember: Range<Int>
+    }
+
+    private static func changeset(_ c: inout FrameCursor) -> (Changeset, Slices)? {
+        guard c.literal(#"{"type":"changeset""#) else { return nil }
+        let revisionStart = c.index
+        guard c.literal(#","revision":"#), let revision = c.unsigned() else { return nil }
+        let revisionEnd = c.index
+        guard c.literal(#","digest":"#), let digest = c.digest() else { return nil }
+        let timeStart = c.index
+        guard c.literal(#","time":"#), let time = c.signed() else { return nil }
+        let timeEnd = c.index
+        guard c.byte(UInt8(ascii: ",")) else { return nil }
+        let bodyStart = c.index
         var action: MutationAction?
         if c.literal(#""action":"#) {
             guard let read = self.action(&c), c.byte(UInt8(ascii: ",")) else { return nil }
@@ -40,12 +69,16 @@ enum ChangesetFrameReader {
             }
         }
         var mutationID: MutationID?
+        var split = c.index
         if c.literal(#","client_instance":"#) {
-            guard let instance = instance(&c), c.literal(#","seq":"#), let seq = c.unsigned() else { return nil }
+            guard let instance = instance(&c) else { return nil }
+            split = c.index
+            guard c.literal(#","seq":"#), let seq = c.unsigned() else { return nil }
             mutationID = MutationID(instance: instance, seq: seq)
         }
+        let end = c.index
         guard c.byte(UInt8(ascii: "}")), c.atEnd else { return nil }
-        return Changeset(
+        let changeset = Changeset(
             revision: revision,
             mutationID: mutationID,
             author: author,
@@ -54,6 +87,13 @@ enum ChangesetFrameReader {
             changes: changes,
             digest: digest
         )
+        let slices = Slices(
+            revisionMember: revisionStart..<revisionEnd,
+            timeMember: timeStart..<timeEnd,
+            bodyBeforeSeq: bodyStart..<split,
+            seqMember: split..<end
+        )
+        return (changeset, slices)
     }
 
     // MARK: Changes

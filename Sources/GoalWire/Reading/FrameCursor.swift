@@ -7,7 +7,7 @@ import GoalModel
 ///
 /// What it accepts is a subset of what the strict path accepts, read to the same values: integers in plain
 /// decimal without leading zeros (and no `-0`), strings without escapes or control characters (UTF-8 checked),
-/// UUIDs in their canonical form, digests as 64 lowercase hex digits. A value type over borrowed bytes, used by one
+/// UUIDs in their canonical form with lowercase hex digits, digests as 64 lowercase hex digits. A value type over borrowed bytes, used by one
 /// reader for the duration of one `withUnsafeBufferPointer` call.
 struct FrameCursor {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -97,16 +97,30 @@ struct FrameCursor {
         return nil
     }
 
-    /// A quoted UUID in canonical form (`UUIDText`).
+    /// A quoted UUID exactly as `JSONWriter.uuid` writes it: the canonical form (`UUIDText`) with lowercase hex
+    /// digits. An uppercase digit, which the strict path reads to the same UUID, answers nil: every frame this
+    /// cursor accepts is then byte for byte the writer's, which `ChangesetFrame.Payload` relies on.
     mutating func uuid() -> UUID? {
-        guard bytes.count - index >= 38, bytes[index] == UInt8(ascii: "\""),
-            bytes[index + 37] == UInt8(ascii: "\"")
+        guard bytes.count - index >= 38, bytes[index] == UInt8(ascii: "\""), bytes[index + 37] == UInt8(ascii: "\""),
+            bytes[index + 9] == UInt8(ascii: "-"), bytes[index + 14] == UInt8(ascii: "-"),
+            bytes[index + 19] == UInt8(ascii: "-"), bytes[index + 24] == UInt8(ascii: "-")
         else { return nil }
-        guard let uuid = UUIDText.parse(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<(index + 37)])) else {
-            return nil
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
+            var at = index + 1
+            for offset in 0..<16 {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 { at += 1 }  // a dash
+                let high = nibble(bytes[at])
+                let low = nibble(bytes[at + 1])
+                guard high | low < 16 else { return false }
+                out[offset] = high << 4 | low
+                at += 2
+            }
+            return true
         }
+        guard valid else { return nil }
         index += 38
-        return uuid
+        return UUID(uuid: value)
     }
 
     /// A quoted digest: 64 lowercase hex digits.
