@@ -56,9 +56,9 @@ struct LoadConfiguration: Sendable {
     var connectConcurrency = 200
     /// Event loop threads goal-load uses.
     var threads = 2
-    /// Offer permessage-deflate on every connection, as goal-client does (`--no-deflate`: plain frames, as the
-    /// shared bench's client).
-    var permessageDeflate = true
+    /// Offer permessage-deflate on every connection, as goal-client does (`--deflate`); off by default: plain
+    /// frames, as the shared bench's client gets them.
+    var permessageDeflate = false
     /// goald's process id, for its CPU and RSS.
     var daemonPID: Int32?
     /// How long to wait at the end for answers and for subscribers to reach the head.

@@ -28,11 +28,12 @@ struct LoadOptions: ParsableArguments {
         name: .customLong("deflate"),
         inversion: .prefixedNo,
         help: ArgumentHelp(
-            "Offer permessage-deflate (RFC 7692) on every connection, as goal-client does; --no-deflate gets "
-                + "plain frames, as the shared bench's client."
+            "Offer permessage-deflate (RFC 7692) on every connection, as goal-client and browsers do. Off by "
+                + "default: plain frames, as the shared bench's client gets them, and every subscriber inflating "
+                + "would bound goal-load itself."
         )
     )
-    var deflate = true
+    var deflate = false
 
     @Option(
         name: .customLong("token-file"),
