@@ -31,7 +31,9 @@ final class PostgresHeadWatcher: Sendable {
     }
 
     /// Stops listening and closes the connection. Idempotent.
-    func stop() {
+    /// - Returns: The listener's cancelled task (see `PostgresListener.stop()`).
+    @discardableResult
+    func stop() -> Task<Void, Never>? {
         listener.stop()
     }
 }

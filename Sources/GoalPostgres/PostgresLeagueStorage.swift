@@ -146,11 +146,24 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     }
 
     /// Closes both connections and stops the store's event loop. Idempotent.
+    ///
+    /// The LISTEN tasks (other nodes' commits, presence) are cancelled, but one may still be connecting or closing a
+    /// connection on the store's event loop; shutting the loop down under it makes NIO refuse that work ("Cannot
+    /// schedule tasks on an EventLoop that has already shut down"). So the loop stops once they have ended, from a
+    /// task of its own, and never later than 10 s from now (postgres-nio's connect timeout bounds a connect in flight).
     private func shutDown() {
-        watcher.withLockedValue { $0 }?.stop()
-        presence.stopNow()
+        var tasks = presence.stopNow()
+        if let listening = watcher.withLockedValue({ $0 })?.stop() { tasks.append(listening) }
         writer.close()
         reader.close()
-        try? group.syncShutdownGracefully()  // already shut down by an earlier close: nothing left to release
+        let group = self.group
+        let stopping = tasks
+        Task {
+            await BoundedWait.wait(atMost: .seconds(10)) {
+                for task in stopping { await task.value }
+            }
+            // Already shut down by an earlier close: nothing left to release.
+            try? await group.shutdownGracefully()  // see above
+        }
     }
 }

@@ -84,24 +84,30 @@ final class PostgresListener: Sendable {
 
     /// Stops listening and closes the connection: blocks only for the close, which runs on the store's event loop,
     /// never on the caller's thread. Idempotent.
-    func stop() {
-        let connection = halt()
+    ///
+    /// - Returns: The listening task, cancelled; it may still be connecting or closing a connection on the store's
+    ///   event loop, so the owner shuts that loop down only once the task has ended.
+    @discardableResult
+    func stop() -> Task<Void, Never>? {
+        let (connection, task) = halt()
         try? connection?.close().wait()  // the server ends the session either way
+        return task
     }
 
     /// Stops listening and closes the connection without blocking a thread. Idempotent.
     func stop() async {
-        let connection = halt()
+        let (connection, _) = halt()
         try? await connection?.close().get()  // the server ends the session either way
     }
 
-    /// Marks the listener stopped, cancels its task and hands over the connection to close (nil when none is open).
-    private func halt() -> PostgresConnection? {
+    /// Marks the listener stopped, cancels its task and hands over the connection to close (nil when none is open)
+    /// and the task.
+    private func halt() -> (PostgresConnection?, Task<Void, Never>?) {
         state.withLockedValue { state in
             state.stopped = true
             state.task?.cancel()
             defer { state.connection = nil }
-            return state.connection
+            return (state.connection, state.task)
         }
     }
 }

@@ -72,16 +72,21 @@ final class PostgresPresenceBus: Sendable {
     func stop() async {
         outbox.finish()
         let sender = state.withLockedValue { $0.sender }
-        await Self.wait(atMost: .seconds(1)) { await sender?.value }
+        await BoundedWait.wait(atMost: .seconds(1)) { await sender?.value }
         let listener = halt()
-        await Self.wait(atMost: .seconds(1)) { await listener?.stop() }
+        await BoundedWait.wait(atMost: .seconds(1)) { await listener?.stop() }
     }
 
     /// Stops at once (the store is closing; nothing more is sent) and closes the connection before the store's event
     /// loop stops. Returns at once when the bus never started or `stop()` already ran. Idempotent.
-    func stopNow() {
+    ///
+    /// - Returns: The cancelled tasks (the sender's, the listener's): they may still be using the store's event loop.
+    @discardableResult
+    func stopNow() -> [Task<Void, Never>] {
         outbox.finish()
-        halt()?.stop()
+        let sender = state.withLockedValue { $0.sender }
+        let listening = halt()?.stop()
+        return [sender, listening].compactMap { $0 }
     }
 
     /// Cancels the sender and hands over the listener to stop (nil when none runs).
@@ -91,29 +96,6 @@ final class PostgresPresenceBus: Sendable {
             state.sender = nil
             defer { state.listener = nil }
             return state.listener
-        }
-    }
-
-    /// Runs `operation` and returns when it ends or after `limit`, whichever comes first; past the limit it goes on
-    /// in the background. (Awaiting a task or a future cannot be cancelled, so a task group would wait for it.)
-    private static func wait(atMost limit: Duration, _ operation: @escaping @Sendable () async -> Void) async {
-        let waiting = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(nil)
-        let resumeOnce: @Sendable () -> Void = {
-            waiting.withLockedValue { continuation in
-                defer { continuation = nil }
-                return continuation
-            }?.resume()
-        }
-        await withCheckedContinuation { continuation in
-            waiting.withLockedValue { $0 = continuation }
-            Task {
-                await operation()
-                resumeOnce()
-            }
-            Task {
-                try? await Task.sleep(for: limit)  // never cancelled: it only bounds the wait
-                resumeOnce()
-            }
         }
     }
 }
