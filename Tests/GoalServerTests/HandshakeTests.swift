@@ -100,7 +100,11 @@ struct HandshakeTests {
 
     @Test("a late hello on an older connection cannot take the instance from a newer session: it gets 4409 itself")
     func olderConnectionIsSuperseded() async throws {
-        try await withTestDaemon { daemon in
+        // The older connection waits without a hello while the newer one opens: on a loaded machine (the TSan run)
+        // that took longer than the default 10 s handshake deadline, which then closed it first.
+        var limits = ServerLimits()
+        limits.handshakeTimeoutMilliseconds = 120_000
+        try await withTestDaemon(limits: limits) { daemon in
             let instance = ClientInstanceID.random()
             // A client's abandoned attempt: connected first, its hello arrives after the retry's.
             let older = try await TestWebSocketClient.connect(try daemon.connector())
