@@ -1,16 +1,55 @@
 public import GoalModel
 
 extension ChangesetFrame {
-    /// The canonical payload (docs/PROTOCOL.md §5) of a changeset frame that `ServerMessage.decode`'s direct reader
-    /// (`ChangesetFrameReader`) read, as slices of the frame's own bytes: its digest is computed by hashing those
-    /// slices, with no re-encoding.
-    ///
-    /// Why the slices are the payload: the direct reader accepts only the bytes `ChangesetFrame.encode` writes for
-    /// the changeset it returns (fixed member order, no whitespace, integers without leading zeros or `-0`, strings
-    /// without escapes, which the writer uses only for `"`, `\` and control characters, lowercase UUIDs), so the
-    /// frame is `{"type":"changeset","revision":R,"digest":"…","time":T,<body>}` with `<body>` canonical, and
+    /// Where payload_R (docs/PROTOCOL.md §5) lies in a changeset frame as `ChangesetFrame.encode` writes it: the
+    /// frame is `{"type":"changeset","revision":R,"digest":"…","time":T,<body>}` with `<body>` canonical, so
     /// payload_R = `{` + the body up to `client_instance` + `,"revision":R` + `,"seq":N` (when present) +
-    /// `,"time":T` + `}`, every piece a slice of the frame. `ChangesetFrameReader` records the slices as it reads.
+    /// `,"time":T` + `}`, every piece a slice of the frame. The writer records these ranges as it writes (to hash a
+    /// new frame), the direct reader as it reads (`Payload`): one definition of the splice for both.
+    ///
+    /// Value type, `Sendable`; pure.
+    struct PayloadSlices: Sendable {
+        /// `,"revision":R` in the header.
+        var revisionMember: Range<Int>
+        /// `,"time":T` in the header.
+        var timeMember: Range<Int>
+        /// The body members before `seq`: `"action":…`?, `"author":…`, `"changes":[…]`, `,"client_instance":…`?.
+        var bodyBeforeSeq: Range<Int>
+        /// `,"seq":N`, or an empty range (server-made commits).
+        var seqMember: Range<Int>
+
+        /// Calls `body` with each slice of payload_R in `frame`, in order; `{` and `}` are the frame's first and last
+        /// bytes.
+        func forEach(in frame: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+            body(UnsafeRawBufferPointer(rebasing: frame[0..<1]))
+            body(UnsafeRawBufferPointer(rebasing: frame[bodyBeforeSeq]))
+            body(UnsafeRawBufferPointer(rebasing: frame[revisionMember]))
+            body(UnsafeRawBufferPointer(rebasing: frame[seqMember]))
+            body(UnsafeRawBufferPointer(rebasing: frame[timeMember]))
+            body(UnsafeRawBufferPointer(rebasing: frame[(frame.count - 1)..<frame.count]))
+        }
+
+        /// payload_R's bytes.
+        func payload(in frame: [UInt8]) -> [UInt8] {
+            var payload: [UInt8] = []
+            frame.withUnsafeBytes { raw in forEach(in: raw) { payload.append(contentsOf: $0) } }
+            return payload
+        }
+
+        /// d_R = SHA-256(`previous` ‖ payload_R), the slices fed to the hasher in place.
+        func chainedDigest(in frame: [UInt8], previous: Digest) -> Digest {
+            var hasher = DigestHasher(previous: previous)
+            frame.withUnsafeBytes { raw in forEach(in: raw) { hasher.update($0) } }
+            return hasher.finalize()
+        }
+    }
+
+    /// The canonical payload of a changeset frame that `ServerMessage.decode`'s direct reader
+    /// (`ChangesetFrameReader`) read, as slices of the frame's own bytes (`PayloadSlices`): its digest is computed by
+    /// hashing those slices, with no re-encoding. The direct reader accepts only the bytes `ChangesetFrame.encode`
+    /// writes for the changeset it returns (fixed member order, no whitespace, integers without leading zeros or
+    /// `-0`, strings without escapes, which the writer uses only for `"`, `\` and control characters, lowercase
+    /// UUIDs), so the writer's splice holds for it.
     ///
     /// Value type, `Sendable`: it shares the frame's bytes (no copy) and keeps them alive; pure, safe from any
     /// thread. Only the direct reader makes one, together with the changeset it read from the same bytes.
@@ -20,35 +59,14 @@ extension ChangesetFrame {
         /// The revision and digest the frame carries (the changeset's), to refuse pairing with another changeset.
         let revision: Revision
         let digest: Digest
-        /// `,"revision":R` in the header.
-        let revisionMember: Range<Int>
-        /// `,"time":T` in the header.
-        let timeMember: Range<Int>
-        /// The body members before `seq`: `"action":…`?, `"author":…`, `"changes":[…]`, `,"client_instance":…`?.
-        let bodyBeforeSeq: Range<Int>
-        /// `,"seq":N`, or an empty range (server-made commits).
-        let seqMember: Range<Int>
-
-        /// The payload's slices of `frame`, in order; `{` and `}` are the frame's first and last bytes.
-        var slices: [Range<Int>] {
-            [0..<1, bodyBeforeSeq, revisionMember, seqMember, timeMember, (frame.count - 1)..<frame.count]
-        }
+        let slices: PayloadSlices
 
         /// payload_R, assembled from the slices (tests; `chainedDigest` hashes them in place).
-        var bytes: [UInt8] { slices.flatMap { frame[$0] } }
+        var bytes: [UInt8] { slices.payload(in: frame) }
 
         /// d_R = SHA-256(`previous` ‖ payload_R), the slices fed to the hasher in order.
         public func chainedDigest(previous: Digest) -> Digest {
-            var hasher = DigestHasher(previous: previous)
-            frame.withUnsafeBytes { raw in
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[0..<1]))
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[bodyBeforeSeq]))
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[revisionMember]))
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[seqMember]))
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[timeMember]))
-                hasher.update(UnsafeRawBufferPointer(rebasing: raw[(raw.count - 1)..<raw.count]))
-            }
-            return hasher.finalize()
+            slices.chainedDigest(in: frame, previous: previous)
         }
     }
 

@@ -25,23 +25,12 @@ enum ChangesetFrameReader {
             frame: bytes,
             revision: value.revision,
             digest: value.digest,
-            revisionMember: slices.revisionMember,
-            timeMember: slices.timeMember,
-            bodyBeforeSeq: slices.bodyBeforeSeq,
-            seqMember: slices.seqMember
+            slices: slices
         )
         return (value, payload)
     }
 
-    /// Where the pieces of the canonical payload are (`ChangesetFrame.Payload`).
-    private struct Slices {
-        var revisionMember: Range<Int>
-        var timeMember: Range<Int>
-        var bodyBeforeSeq: Range<Int>
-        var seqMember: Range<Int>
-    }
-
-    private static func changeset(_ c: inout FrameCursor) -> (Changeset, Slices)? {
+    private static func changeset(_ c: inout FrameCursor) -> (Changeset, ChangesetFrame.PayloadSlices)? {
         guard c.literal(#"{"type":"changeset""#) else { return nil }
         let revisionStart = c.index
         guard c.literal(#","revision":"#), let revision = c.unsigned() else { return nil }
@@ -87,7 +76,7 @@ enum ChangesetFrameReader {
             changes: changes,
             digest: digest
         )
-        let slices = Slices(
+        let slices = ChangesetFrame.PayloadSlices(
             revisionMember: revisionStart..<revisionEnd,
             timeMember: timeStart..<timeEnd,
             bodyBeforeSeq: bodyStart..<split,
