@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "GoalWire", package: "goald"),
                 .product(name: "GoalReactive", package: "goald"),
                 .product(name: "GoalClient", package: "goald"),
+                .product(name: "GoalViewModels", package: "goald"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         )

@@ -13,6 +13,6 @@ struct GoalMicrobench: ParsableCommand {
     /// Each benchmark file adds its command here.
     static let registered: [any ParsableCommand.Type] = [
         RowChangesBenchmark.self, ConflictEngineBenchmark.self, WireBenchmark.self, ReactiveBenchmark.self,
-        ReplicaBenchmark.self, DecodeApplyBenchmark.self,
+        ReplicaBenchmark.self, DecodeApplyBenchmark.self, MatchesViewModelBenchmark.self,
     ]
 }
