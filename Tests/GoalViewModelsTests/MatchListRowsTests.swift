@@ -6,7 +6,7 @@ import Testing
 @testable import GoalViewModels
 
 /// The match list's replica rows, patched per changeset (`MatchListRows`), against a full re-sort and rebuild.
-@Suite("MatchListRows: patched rows equal a full rebuild")
+@Suite("MatchListRows: patched rows equal a full rebuild, and their changes are exact")
 struct MatchListRowsTests {
     /// A league driven by the conflict engine, with a replica that applies each commit as a client would.
     struct League {
@@ -25,7 +25,11 @@ struct MatchListRowsTests {
 
         /// One random mutation; the changeset it commits (nil for a refusal or a noop).
         mutating func step() -> Changeset? {
-            let action = randomAction()
+            commit(randomAction())
+        }
+
+        /// Commits `action` and applies its changeset to the replica; nil for a refusal or a noop.
+        mutating func commit(_ action: MutationAction) -> Changeset? {
             seq += 1
             let mutation = Mutation(id: MutationID(instance: instance, seq: seq), base: state.revision, action: action)
             guard case .commit(let commit) = ConflictEngine.apply(mutation, author: "test", to: &state) else {
@@ -76,7 +80,7 @@ struct MatchListRowsTests {
     }
 
     @Test(
-        "over many random changesets, one update each: equal rows, one rebuild in all",
+        "over many random changesets, one update each: equal rows, the diff's changes, the old cursor, one rebuild",
         arguments: [1, 2, 3] as [UInt64]
     )
     func oneByOne(seed: UInt64) {
@@ -84,16 +88,39 @@ struct MatchListRowsTests {
         var list = MatchListRows()
         var dates = MatchDates()
         list.update(to: league.replica, dates: dates)
+        var cursor = ListCursor<MatchID>()
+        var reference = ReferenceCursor<MatchID>()
         var applied = 0
         while applied < 800 {
             guard let changeset = league.step() else { continue }
             applied += 1
             dates.record(changeset)
             list.record(.changeset(changeset))
-            list.update(to: league.replica, dates: dates)
+            let old = list.rows
+            let changes = list.update(to: league.replica, dates: dates)
             let expected = Self.rebuilt(league.replica, dates: dates)
-            #expect(list.rows == expected, "after revision \(changeset.revision)")
-            if list.rows != expected { return }
+            #expect(Array(list.rows) == expected, "after revision \(changeset.revision)")
+            #expect(changes.applied(to: Array(old), new: expected) == expected, "replayed changes give the rows")
+            #expect(changes == RowChanges(old: Array(old), new: expected), "exactly the diff's changes")
+            if Array(list.rows) != expected { return }
+
+            let rows = list.rows
+            cursor.follow(
+                oldCount: old.count,
+                oldID: { old[$0].id },
+                newCount: rows.count,
+                newID: { rows[$0].id },
+                newIndex: { list.index(of: $0) },
+                removedHere: { _ in false }
+            )
+            reference.follow(from: old.map(\.id), to: expected.map(\.id), removedHere: { _ in false })
+            #expect(reference.matches(cursor), "revision \(changeset.revision): \(cursor) vs \(reference)")
+            if applied % 7 == 0, !expected.isEmpty {
+                // Another explicit selection, anywhere in the list.
+                let index = league.random.below(expected.count)
+                cursor.select(expected[index].id, at: list.index(of: expected[index].id))
+                reference.select(expected[index].id, in: expected.map(\.id))
+            }
         }
         #expect(list.rows.contains { $0.created != nil }, "matches created by changesets carry their time")
         #expect(league.replica.matches.count > 50)
@@ -137,8 +164,11 @@ struct MatchListRowsTests {
                 for changeset in changesets { list.record(.changeset(changeset)) }
             }
             if round == 0 { expectedRebuilds += 1 }
-            list.update(to: league.replica)
-            #expect(list.rows == Self.rebuilt(league.replica), "round \(round)")
+            let old = list.rows
+            let changes = list.update(to: league.replica)
+            let expected = Self.rebuilt(league.replica)
+            #expect(Array(list.rows) == expected, "round \(round)")
+            #expect(changes.applied(to: Array(old), new: expected) == expected, "round \(round): replayed changes")
         }
         #expect(list.rebuilds == expectedRebuilds)
     }

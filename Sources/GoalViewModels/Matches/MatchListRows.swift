@@ -5,21 +5,27 @@ import GoalModel
 /// as `ReplicaState.matchesNewestFirst` orders them, without pending marks — kept up to date from the changesets
 /// the replica applied instead of being re-sorted and rebuilt for every changeset.
 ///
-/// `record(_:)` takes each `ReplicaUpdate` as the store sends it; `update(to:)` then brings the rows to the replica:
-/// when the recorded changesets lead exactly from the rows' revision to the replica's, only the matches they touch
-/// are removed and re-inserted (binary search) and only rows naming a touched player are rebuilt; otherwise (a
-/// snapshot, another epoch, a batch published before its updates, more than `maxQueued` changesets while nobody
-/// looked) every row is rebuilt once. Either way the rows equal a full rebuild.
+/// `record(_:)` takes each `ReplicaUpdate` as the store sends it; `update(to:dates:)` then brings the rows to the
+/// replica and returns the exact `RowChanges` from the rows before: when the recorded changesets lead exactly from
+/// the rows' revision to the replica's, only the matches they touch are removed and re-inserted (by binary search)
+/// and only the rows naming a touched player (found through an index of each player's listed matches) or
+/// re-dated by `redate(_:)` are re-made; otherwise (a snapshot, another epoch, a batch published before its
+/// updates, more than `maxQueued` changesets while nobody looked) every row is rebuilt once, and the changes are
+/// the diff of the rows before and after. Either way the rows equal a full rebuild.
 ///
-/// Cost per live changeset: O(k log n) to find k touched rows, plus the array's shift on insert or remove; a
-/// renamed or deleted player costs a pass over the rows. Value type; its view model keeps it on the main actor.
+/// Cost per live changeset: O(k log n) for k touched rows (the rows are a `PersistentList`, so the copy a view
+/// holds is shared, not copied). Value type; its view model keeps it on the main actor.
 struct MatchListRows {
     /// The rows, newest first.
-    private(set) var rows: [MatchRow] = []
+    private(set) var rows = PersistentList<MatchRow>()
     /// Full rebuilds so far (tests check that live changesets patch instead).
     private(set) var rebuilds = 0
-    /// The created revision of every listed match: with its id, the row's sort key.
-    private var created: [MatchID: Revision] = [:]
+    /// Every listed match's sort key (with its id) and players, as its row was made.
+    private var listed: [MatchID: Listed] = [:]
+    /// The listed matches naming each player.
+    private var matchesOf: [PlayerID: Set<MatchID>] = [:]
+    /// Matches whose date arrived since the last update (their rows are re-made by the next one).
+    private var redated: Set<MatchID> = []
     /// The replica revision and epoch the rows show; nil revision: rebuild at the next update.
     private var revision: Revision?
     private var epoch: String?
@@ -29,7 +35,12 @@ struct MatchListRows {
     /// The most changesets kept between two updates; beyond it the queue is dropped and the next update rebuilds.
     static let maxQueued = 1_024
 
-    /// Notes an update the replica took; call it before `update(to:)` sees that replica.
+    private struct Listed {
+        var revision: Revision
+        var players: [PlayerID]
+    }
+
+    /// Notes an update the replica took; call it before `update(to:dates:)` sees that replica.
     mutating func record(_ update: ReplicaUpdate) {
         switch update {
         case .changeset(let changeset) where queued.count < Self.maxQueued:
@@ -41,7 +52,12 @@ struct MatchListRows {
     }
 
     /// Brings the rows to `replica`, each made or re-made row dated from `dates`.
-    mutating func update(to replica: ReplicaState, dates: MatchDates = MatchDates()) {
+    ///
+    /// - Returns: The changes from the rows before to the rows after: deletions (old indexes), insertions (new
+    ///   indexes) and modifications (old indexes), never moves (a match keeps its place); after a rebuild, their
+    ///   diff.
+    @discardableResult
+    mutating func update(to replica: ReplicaState, dates: MatchDates = MatchDates()) -> RowChanges {
         defer { queued.removeAll(keepingCapacity: true) }
         guard let shown = revision, epoch == replica.epoch, shown <= replica.revision else {
             return rebuild(replica, dates: dates)
@@ -63,38 +79,18 @@ struct MatchListRows {
             }
         }
         guard next == replica.revision + 1 else { return rebuild(replica, dates: dates) }
-        for id in matches { remove(id) }
-        for id in matches {
-            if let match = replica.matches[id] { insert(match, replica: replica, date: dates[id]) }
-        }
-        if !players.isEmpty {
-            for index in rows.indices {
-                guard let match = replica.matches[rows[index].id], !matches.contains(match.id),
-                    match.allPlayers.contains(where: players.contains)
-                else { continue }
-                rows[index] = Self.row(match, in: replica, created: rows[index].created)
-            }
-        }
-        revision = replica.revision
+        return patch(replica, dates: dates, matches: matches, players: players)
     }
 
-    /// Takes the date `dates` now knows for match `id` into its row (a history answer arrived).
-    mutating func redate(_ id: MatchID, dates: MatchDates) {
-        guard let index = index(of: id) else { return }
-        let row = rows[index]
-        rows[index] = MatchRow(
-            id: row.id,
-            homePlayers: row.homePlayers,
-            awayPlayers: row.awayPlayers,
-            result: row.result,
-            isPending: row.isPending,
-            created: dates[id]
-        )
+    /// Takes the date `dates` now knows for match `id` into its row at the next `update(to:dates:)` (a history
+    /// answer arrived).
+    mutating func redate(_ id: MatchID) {
+        if listed[id] != nil { redated.insert(id) }
     }
 
-    /// The row of `id` among `rows`, by binary search; nil when it is not listed.
+    /// The row of `id` among `rows`, by binary search down the tree (O(log n)); nil when it is not listed.
     func index(of id: MatchID) -> Int? {
-        guard let revision = created[id] else { return nil }
+        guard let revision = listed[id]?.revision else { return nil }
         let index = insertionIndex(revision: revision, id: id)
         return index < rows.count && rows[index].id == id ? index : nil
     }
@@ -119,38 +115,94 @@ struct MatchListRows {
         )
     }
 
-    private mutating func rebuild(_ replica: ReplicaState, dates: MatchDates) {
+    /// Removes and re-inserts the `matches` the changesets touched, re-makes the rows naming `players` and the
+    /// re-dated ones; the changes come from each touched match's index before and after.
+    private mutating func patch(
+        _ replica: ReplicaState,
+        dates: MatchDates,
+        matches: Set<MatchID>,
+        players: Set<PlayerID>
+    ) -> RowChanges {
+        let old = rows
+        var remade = redated
+        redated.removeAll()
+        for player in players { remade.formUnion(matchesOf[player] ?? []) }
+        remade.subtract(matches)
+        let touched = matches.union(remade)
+        var before: [MatchID: (index: Int, revision: Revision)] = [:]
+        for id in touched {
+            if let index = index(of: id), let revision = listed[id]?.revision { before[id] = (index, revision) }
+        }
+        for id in matches { remove(id) }
+        for id in matches {
+            if let match = replica.matches[id] { insert(match, replica: replica, date: dates[id]) }
+        }
+        for id in remade {
+            guard let index = index(of: id), let match = replica.matches[id] else { continue }
+            let date = rows[index].created ?? dates[id]
+            rows[index] = Self.row(match, in: replica, created: date)
+        }
+        revision = replica.revision
+        var changes = RowChanges()
+        for id in touched {
+            switch (before[id], index(of: id)) {
+            case (nil, nil): continue
+            case (let old?, nil): changes.deletions.append(old.index)
+            case (nil, let new?): changes.insertions.append(new)
+            case (let was?, let new?):
+                // A match keeps its place unless it was deleted and created again with the same id in one batch:
+                // then it may have moved, and the diff says how.
+                guard listed[id]?.revision == was.revision else {
+                    return RowChanges(old: Array(old), new: Array(rows))
+                }
+                if old[was.index] != rows[new] { changes.modifications.append(was.index) }
+            }
+        }
+        changes.deletions.sort()
+        changes.insertions.sort()
+        changes.modifications.sort()
+        return changes
+    }
+
+    private mutating func rebuild(_ replica: ReplicaState, dates: MatchDates) -> RowChanges {
+        let old = rows
         let matches = replica.matchesNewestFirst()
-        rows = matches.map { Self.row($0, in: replica, created: dates[$0.id]) }
-        created = Dictionary(uniqueKeysWithValues: matches.map { ($0.id, $0.created.revision) })
+        rows = PersistentList(matches.map { Self.row($0, in: replica, created: dates[$0.id]) })
+        listed = Dictionary(
+            uniqueKeysWithValues: matches.map { ($0.id, Listed(revision: $0.created.revision, players: $0.allPlayers)) }
+        )
+        matchesOf = [:]
+        for match in matches {
+            for player in match.allPlayers { matchesOf[player, default: []].insert(match.id) }
+        }
+        redated.removeAll()
         revision = replica.revision
         epoch = replica.epoch
         rebuilds += 1
+        return RowChanges(old: Array(old), new: Array(rows))
     }
 
     private mutating func remove(_ id: MatchID) {
-        guard let index = index(of: id) else { return }
+        guard let index = index(of: id), let entry = listed.removeValue(forKey: id) else { return }
         rows.remove(at: index)
-        created[id] = nil
+        for player in entry.players {
+            matchesOf[player]?.remove(id)
+            if matchesOf[player]?.isEmpty == true { matchesOf[player] = nil }
+        }
     }
 
     private mutating func insert(_ match: Match, replica: ReplicaState, date: Timestamp?) {
         let index = insertionIndex(revision: match.created.revision, id: match.id)
         rows.insert(Self.row(match, in: replica, created: date), at: index)
-        created[match.id] = match.created.revision
+        listed[match.id] = Listed(revision: match.created.revision, players: match.allPlayers)
+        for player in match.allPlayers { matchesOf[player, default: []].insert(match.id) }
     }
 
     /// The first row that does not come before (revision, id) in newest-first order.
     private func insertionIndex(revision: Revision, id: MatchID) -> Int {
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let middle = (low + high) / 2
-            let other = rows[middle].id
-            let otherRevision = created[other] ?? 0
-            let before = otherRevision > revision || (otherRevision == revision && other < id)
-            if before { low = middle + 1 } else { high = middle }
+        rows.partitioningIndex { row in
+            let otherRevision = listed[row.id]?.revision ?? 0
+            return !(otherRevision > revision || (otherRevision == revision && row.id < id))
         }
-        return low
     }
 }

@@ -66,27 +66,29 @@ public final class MatchesViewModel {
             store: store,
             beforeUpdate: { update in
                 dates.record(update)
-                applied.rows.record(update)
+                applied.list.record(update)
                 guard case .changeset(let changeset) = update, let id = changeset.mutationID,
                     id.instance == store.clientInstance
                 else { return }
                 applied.ids.insert(id)
             },
-            makeRows: { replica, pending in
-                applied.ids.formIntersection(pending.map(\.id))
-                applied.rows.update(to: replica, dates: dates.dates)
-                return MatchesViewModel.rows(
-                    applied.rows,
-                    replica: replica,
-                    pending: PendingSet(pending, replica: replica),
-                    score: OptimisticScore(pending, replica: replica, applied: applied.ids),
-                    dates: dates.dates
-                )
-            }
+            source: .patched(
+                { replica, pending in
+                    applied.ids.formIntersection(pending.map(\.id))
+                    let changes = applied.list.update(
+                        to: replica,
+                        pending: PendingSet(pending, replica: replica),
+                        score: OptimisticScore(pending, replica: replica, applied: applied.ids),
+                        dates: dates.dates
+                    )
+                    return (applied.list.rows, changes)
+                },
+                index: { applied.list.index(of: $0) }
+            )
         )
         self.feed = feed
         dates.learned = { [weak feed] id in
-            applied.rows.redate(id, dates: dates.dates)
+            applied.list.redate(id)
             feed?.reload()
         }
         let (refreshSignal, refreshObserver) = Signal<(), Never>.pipe()
@@ -126,8 +128,9 @@ public final class MatchesViewModel {
 
     public func numberOfMatches(inSection section: Int) -> Int { feed.rows.count }
 
-    /// The rows as shown.
-    public var rows: [MatchRow] { feed.rows }
+    /// The rows as shown: a persistent list (O(log n) per index; copies share their storage), so reading it after
+    /// every change costs nothing.
+    public var rows: PersistentList<MatchRow> { feed.rows }
 
     /// The row of match `id` as shown, if the list shows it.
     public func row(for id: MatchID) -> MatchRow? { feed.row(of: id) }
@@ -172,30 +175,20 @@ public final class MatchesViewModel {
 
     /// Matches being created first (pending, newest first), then the replica's matches newest first (`listed`,
     /// brought to `replica`); a match with a pending mutation is marked pending and shows the score it will have
-    /// (`OptimisticScore`); each row with its date when `dates` knows it. Only those rows are made here: the others
-    /// are `listed`'s, shared as they are.
-    static func rows(
+    /// (`OptimisticScore`); each row with its date when `dates` knows it. Only those rows are made here, as
+    /// replacements and insertions on `listed`'s persistent rows (O(p log n) for p pending mutations); the others
+    /// are shared as they are.
+    nonisolated static func rows(
         _ listed: MatchListRows,
         replica: ReplicaState,
         pending: PendingSet,
         score: OptimisticScore,
         dates: MatchDates
-    ) -> [MatchRow] {
-        guard !pending.matches.isEmpty || !pending.createdMatches.isEmpty else { return listed.rows }
-        var rows = pending.createdMatches.map { match in
-            MatchListRows.row(
-                match,
-                in: replica,
-                result: score.result(of: match),
-                isPending: pending.matches.contains(match.id),
-                created: dates[match.id]
-            )
-        }
-        let offset = rows.count
-        rows.append(contentsOf: listed.rows)
+    ) -> PersistentList<MatchRow> {
+        var rows = listed.rows
         for id in pending.matches {
             guard let index = listed.index(of: id), let match = replica.matches[id] else { continue }
-            rows[offset + index] = MatchListRows.row(
+            rows[index] = MatchListRows.row(
                 match,
                 in: replica,
                 result: score.result(of: match),
@@ -203,14 +196,24 @@ public final class MatchesViewModel {
                 created: dates[match.id]
             )
         }
+        for (index, match) in pending.createdMatches.enumerated() {
+            let row = MatchListRows.row(
+                match,
+                in: replica,
+                result: score.result(of: match),
+                isPending: pending.matches.contains(match.id),
+                created: dates[match.id]
+            )
+            rows.insert(row, at: index)
+        }
         return rows
     }
 }
 
 /// Ids of this client's pending mutations whose changeset the replica already holds (see `OptimisticScore`), and
-/// the replica's rows kept from changeset to changeset (`MatchListRows`). Main-actor confined, like its view model.
+/// the rows shown, kept from change to change (`MatchListShown`). Main-actor confined, like its view model.
 @MainActor
 private final class AppliedHere {
     var ids: Set<MutationID> = []
-    var rows = MatchListRows()
+    var list = MatchListShown()
 }

@@ -121,7 +121,7 @@ public final class ManagePlayersViewModel {
     public func numberOfPlayers(inSection section: Int) -> Int { feed.rows.count }
 
     /// The rows as shown.
-    public var rows: [PlayerRow] { feed.rows }
+    public var rows: [PlayerRow] { feed.rebuiltRows }
 
     public func playerName(at row: Int) -> String { feed.rows[row].name }
 

@@ -48,7 +48,7 @@ public final class RankingsViewModel {
     public func numberOfRankings(inSection section: Int) -> Int { feed.rows.count }
 
     /// The rows as shown.
-    public var rows: [RankingRow] { feed.rows }
+    public var rows: [RankingRow] { feed.rebuiltRows }
 
     public func playerName(at row: Int) -> String { feed.rows[row].name }
 

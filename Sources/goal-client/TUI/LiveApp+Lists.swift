@@ -10,8 +10,8 @@ import GoalViewModels
 /// rows only (`MatchesViewModel.showing`).
 extension LiveApp {
     func listLines(height: Int, columns: Int) -> [ScreenLine] {
-        let (title, rows) = tableRows(columns: columns)
-        guard !rows.isEmpty else {
+        let (title, rowCount, rowLine) = tableRows(columns: columns)
+        guard rowCount > 0 else {
             let hint =
                 switch tab {
                 case .matches: "  No matches yet: press n to add one."
@@ -22,15 +22,15 @@ extension LiveApp {
         }
         let now = Date()
         let stale = connection.isStale.value
-        let selected = min(selectedRow() ?? 0, rows.count - 1)
+        let selected = min(selectedRow() ?? 0, rowCount - 1)
         let room = max(height - 1, 1)
-        let start = max(0, min(selected - room + 1, rows.count - room))
+        let start = max(0, min(selected - room + 1, rowCount - room))
         if tab == .matches {
             matches.showing(matches.rows.dropFirst(start).prefix(room).map(\.id))  // their dates, if unknown
         }
-        var lines = [Self.withPosition(title, "\(selected + 1)/\(rows.count)", columns: columns)]
-        for index in rows.indices.dropFirst(start).prefix(room) {
-            let (line, id) = rows[index]
+        var lines = [Self.withPosition(title, "\(selected + 1)/\(rowCount)", columns: columns)]
+        for index in (0..<rowCount).dropFirst(start).prefix(room) {
+            let (line, id) = rowLine(index)
             let isChanged = (changed[id] ?? .distantPast) > now
             switch (index == selected, isChanged) {
             case (true, true): lines.append(line.styled(.selectedChanged))
@@ -42,8 +42,9 @@ extension LiveApp {
         return lines
     }
 
-    /// The header and rows of the current tab, each row with its entity's id.
-    private func tableRows(columns: Int) -> (ScreenLine, [(ScreenLine, String)]) {
+    /// The header, the number of rows and a row's line with its entity's id, for the current tab: only the rows
+    /// drawn are formatted (the match list may hold 10,000).
+    private func tableRows(columns: Int) -> (ScreenLine, Int, (Int) -> (ScreenLine, String)) {
         switch tab {
         case .matches:
             // " " + date + "  " + marker + home + "  " + score + away: 80 columns give each side 27.
@@ -57,9 +58,12 @@ extension LiveApp {
             )
             let edited = PresenceText.editedByOthers(store.presence.value, except: store.clientInstance)
             let now = Date()
+            let rows = matches.rows
             return (
                 header,
-                matches.rows.map { row in
+                rows.count,
+                { index in
+                    let row = rows[index]
                     let marker = row.isPending ? "*" : edited.contains(row.id) ? PresenceText.editingMarker : " "
                     let played = row.created.map { ChangesetLine.day($0, now: now) } ?? ""
                     var line = ScreenLine(" " + TerminalText.fit(played, date) + "  ")
@@ -77,9 +81,12 @@ extension LiveApp {
                 "  #   " + TerminalText.fit("PLAYER", name) + "  RATING  PLAYED   WON  DRAWN  LOST",
                 .bold
             )
+            let rows = rankings.rows
             return (
                 header,
-                rankings.rows.enumerated().map { index, row in
+                rows.count,
+                { index in
+                    let row = rows[index]
                     let line = ScreenLine(
                         " " + Self.right("\(index + 1)", 3) + "  "
                             + TerminalText.fit(TerminalText.escape(row.name), name)
@@ -91,9 +98,12 @@ extension LiveApp {
                 }
             )
         case .players:
+            let rows = players.rows
             return (
                 ScreenLine(" PLAYER", .bold),
-                players.rows.map { row in
+                rows.count,
+                { index in
+                    let row = rows[index]
                     var line = ScreenLine(row.isPending ? "*" : " ", .pending)
                     line.append(TerminalText.fit(TerminalText.escape(row.name), max(columns - 2, 1)))
                     return (line, row.id.description)
