@@ -13,7 +13,9 @@ import GoalViewModels
 /// steps (one result changed, one new match on top, one player renamed). For each step and each of `--runs` runs:
 /// a fresh store at the replica before the step, a fresh view model on it, made active (its first load, timed
 /// apart), its cursor on the middle row. Timed: applying the step's changeset to the replica, publishing it, and
-/// the view model's whole synchronous reaction, until its `contentChanges` arrived. Medians of `--runs`.
+/// the view model's whole synchronous reaction, until its `contentChanges` arrived; and, for reference, the apply
+/// alone. Then the steady state: one view model through `--sustained` further changesets in a row (the history's
+/// one-goal and score updates on random matches), per changeset. Medians of `--runs`.
 struct MatchesViewModelBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "match-list",
@@ -29,21 +31,26 @@ struct MatchesViewModelBenchmark: ParsableCommand {
     @Option(help: "Runs per figure; the median is printed.")
     var runs: Int = 5
 
+    @Option(help: "Live changesets in a row for the sustained figure (one-goal and score updates on random matches).")
+    var sustained: Int = 2_000
+
     func validate() throws {
         guard players >= 4, matches > 0, runs > 0 else { throw ValidationError("players ≥ 4, matches > 0, runs > 0") }
     }
 
     func run() throws {
         print("swift run -c release --package-path Benchmarks goal-microbench match-list (median of \(runs))")
-        let history = ReplicaHistory(players: players, matches: matches, total: players + matches + 3)
+        let history = ReplicaHistory(players: players, matches: matches, total: players + matches + 3 + sustained)
         var before = ReplicaState()
         for changeset in history.changesets.prefix(players + matches) { try before.apply(changeset) }
-        let live = Array(history.changesets.suffix(3))
+        let live = Array(history.changesets[(players + matches)..<(players + matches + 3)])
+        let following = Array(history.changesets.suffix(sustained))
         print("match list: \(before.matches.count) matches, \(before.players.count) players")
         try MainActor.assumeIsolated {
             var loads: [Double] = []
             for (name, changeset) in zip(ReplicaHistory.liveStepNames, live) {
                 var times: [Double] = []
+                var listTimes: [Double] = []
                 var summary = ""
                 for _ in 0..<runs {
                     let store = BenchLeagueStore(replica: before)
@@ -58,20 +65,52 @@ struct MatchesViewModelBenchmark: ParsableCommand {
                     let start = ContinuousClock.now
                     var next = store.replica.value
                     try next.apply(changeset)
+                    let applied = ContinuousClock.now
                     store.publish(next, update: .changeset(changeset))
-                    times.append(BenchFormat.milliseconds(ContinuousClock.now - start))
+                    let end = ContinuousClock.now
+                    times.append(BenchFormat.milliseconds(end - start))
+                    listTimes.append(BenchFormat.milliseconds(end - applied))
                     guard let changes else { throw ValidationError("the view model sent no changes for \(name)") }
                     summary =
                         "del \(changes.deletions.count) mod \(changes.modifications.count) "
                         + "ins \(changes.insertions.count) moves \(changes.moves.count), "
                         + "\(viewModel.numberOfMatches(inSection: 0)) rows"
                 }
-                let label = "  view model, " + name + ":"
-                print(label.padding(toLength: 40, withPad: " ", startingAt: 0) + "\(micro(times)) µs  (\(summary))")
+                print("  " + name + " (\(summary))")
+                print("    apply + publish + view model:     \(micro(times)) µs")
+                print("    publish + view model (the list):  \(micro(listTimes)) µs")
                 try before.apply(changeset)
             }
             print("  first load (refresh, all rows):       \(BenchFormat.decimals(median(loads))) ms")
+            try measureSustained(from: before, following)
         }
+    }
+
+    /// One view model through `changesets` in a row (after the live steps), each applied and published: the
+    /// steady state, per changeset.
+    @MainActor
+    private func measureSustained(from replica: ReplicaState, _ changesets: [Changeset]) throws {
+        guard !changesets.isEmpty else { return }
+        var times: [Double] = []
+        var sent = 0
+        for _ in 0..<runs {
+            let store = BenchLeagueStore(replica: replica)
+            let viewModel = MatchesViewModel(store: store)
+            viewModel.contentChanges.observeValues { _ in sent += 1 }
+            viewModel.active.value = true
+            viewModel.moveCursor(by: viewModel.numberOfMatches(inSection: 0) / 2)
+            var next = replica
+            let start = ContinuousClock.now
+            for changeset in changesets {
+                try next.apply(changeset)
+                store.publish(next, update: .changeset(changeset))
+            }
+            times.append(BenchFormat.milliseconds(ContinuousClock.now - start) / Double(changesets.count))
+        }
+        print(
+            "  view model, \(changesets.count) changesets in a row: \(micro(times)) µs each  "
+                + "(\(sent / runs) RowChanges sent per run)"
+        )
     }
 
     private func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

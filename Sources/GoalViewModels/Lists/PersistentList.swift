@@ -11,7 +11,8 @@
 /// the B-trees of `SortedCollections` are keyed, not positional, and only behind the `UnstableSortedCollections`
 /// trait.
 ///
-/// Value type, `Sendable`: its nodes are immutable, so copies may be read and edited on any threads.
+/// Value type, `Sendable`: its nodes are immutable, so copies may be read and edited on any threads. Lifetime: a node
+/// lives as long as a copy of the list refers to it.
 public struct PersistentList<Element: Sendable>: Sendable {
     private var root: PersistentListNode<Element>?
 

@@ -115,8 +115,9 @@ struct MatchListRows {
         )
     }
 
-    /// Removes and re-inserts the `matches` the changesets touched, re-makes the rows naming `players` and the
-    /// re-dated ones; the changes come from each touched match's index before and after.
+    /// Re-makes the rows of the `matches` the changesets touched (in place when a match keeps its place, else by
+    /// removing and re-inserting it), the rows naming `players` and the re-dated ones; the changes come from each
+    /// touched match's index before and after.
     private mutating func patch(
         _ replica: ReplicaState,
         dates: MatchDates,
@@ -128,34 +129,52 @@ struct MatchListRows {
         redated.removeAll()
         for player in players { remade.formUnion(matchesOf[player] ?? []) }
         remade.subtract(matches)
-        let touched = matches.union(remade)
-        var before: [MatchID: (index: Int, revision: Revision)] = [:]
-        for id in touched {
-            if let index = index(of: id), let revision = listed[id]?.revision { before[id] = (index, revision) }
+        var before: [MatchID: Int] = [:]
+        for id in matches.union(remade) {
+            if let index = index(of: id) { before[id] = index }
         }
-        for id in matches { remove(id) }
+        // In place first, while no row has moved and the old indexes still hold.
+        var moving: [MatchID] = []
         for id in matches {
-            if let match = replica.matches[id] { insert(match, replica: replica, date: dates[id]) }
+            guard let index = before[id], let match = replica.matches[id],
+                match.created.revision == listed[id]?.revision
+            else {
+                moving.append(id)
+                continue
+            }
+            rows[index] = Self.row(match, in: replica, created: dates[id])
+            link(match)
         }
         for id in remade {
-            guard let index = index(of: id), let match = replica.matches[id] else { continue }
-            let date = rows[index].created ?? dates[id]
-            rows[index] = Self.row(match, in: replica, created: date)
+            guard let index = before[id], let match = replica.matches[id] else { continue }
+            rows[index] = Self.row(match, in: replica, created: rows[index].created ?? dates[id])
+        }
+        for id in moving { remove(id) }
+        for id in moving {
+            if let match = replica.matches[id] { insert(match, replica: replica, date: dates[id]) }
         }
         revision = replica.revision
+
         var changes = RowChanges()
-        for id in touched {
-            switch (before[id], index(of: id)) {
-            case (nil, nil): continue
-            case (let old?, nil): changes.deletions.append(old.index)
-            case (nil, let new?): changes.insertions.append(new)
-            case (let was?, let new?):
-                // A match keeps its place unless it was deleted and created again with the same id in one batch:
-                // then it may have moved, and the diff says how.
-                guard listed[id]?.revision == was.revision else {
+        if moving.isEmpty {
+            // Nothing was removed or inserted: every row kept its index.
+            for index in before.values where old[index] != rows[index] { changes.modifications.append(index) }
+        } else {
+            let moved = Set(moving)
+            for (id, was) in before where !moved.contains(id) {
+                guard let now = index(of: id) else { continue }
+                if old[was] != rows[now] { changes.modifications.append(was) }
+            }
+            for id in moving {
+                switch (before[id], index(of: id)) {
+                case (nil, nil): continue
+                case (let was?, nil): changes.deletions.append(was)
+                case (nil, let now?): changes.insertions.append(now)
+                case (_?, _?):
+                    // Deleted and created again with the same id in one batch, at another place: the diff says how
+                    // it moved.
                     return RowChanges(old: Array(old), new: Array(rows))
                 }
-                if old[was.index] != rows[new] { changes.modifications.append(was.index) }
             }
         }
         changes.deletions.sort()
@@ -194,8 +213,20 @@ struct MatchListRows {
     private mutating func insert(_ match: Match, replica: ReplicaState, date: Timestamp?) {
         let index = insertionIndex(revision: match.created.revision, id: match.id)
         rows.insert(Self.row(match, in: replica, created: date), at: index)
-        listed[match.id] = Listed(revision: match.created.revision, players: match.allPlayers)
-        for player in match.allPlayers { matchesOf[player, default: []].insert(match.id) }
+        listed[match.id] = Listed(revision: match.created.revision, players: [])
+        link(match)
+    }
+
+    /// Files listed `match` under its players (again, when they changed).
+    private mutating func link(_ match: Match) {
+        let players = match.allPlayers
+        guard let was = listed[match.id]?.players, was != players else { return }
+        for player in was where !players.contains(player) {
+            matchesOf[player]?.remove(match.id)
+            if matchesOf[player]?.isEmpty == true { matchesOf[player] = nil }
+        }
+        for player in players { matchesOf[player, default: []].insert(match.id) }
+        listed[match.id]?.players = players
     }
 
     /// The first row that does not come before (revision, id) in newest-first order.

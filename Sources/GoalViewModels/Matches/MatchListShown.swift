@@ -75,9 +75,12 @@ struct MatchListShown {
             touched.insert(id)
         }
         for index in listedChanges.insertions { touched.insert(listed.rows[index].id) }
+        // Without rows removed or inserted anywhere, every row kept its index: no lookups after.
+        let sameIndexes =
+            listedChanges.deletions.isEmpty && listedChanges.insertions.isEmpty && oldCreated == newCreated
         var changes = RowChanges()
         for id in touched {
-            switch (before[id], self.index(of: id)) {
+            switch (before[id], sameIndexes ? before[id] : self.index(of: id)) {
             case (nil, nil): continue
             case (let was?, nil): changes.deletions.append(was)
             case (nil, let now?): changes.insertions.append(now)
