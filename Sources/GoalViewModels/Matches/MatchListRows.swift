@@ -37,7 +37,10 @@ struct MatchListRows {
 
     private struct Listed {
         var revision: Revision
-        var players: [PlayerID]
+        var home: [PlayerID]
+        var away: [PlayerID]
+
+        var players: [PlayerID] { home + away }
     }
 
     /// Notes an update the replica took; call it before `update(to:dates:)` sees that replica.
@@ -188,11 +191,20 @@ struct MatchListRows {
         let matches = replica.matchesNewestFirst()
         rows = PersistentList(matches.map { Self.row($0, in: replica, created: dates[$0.id]) })
         listed = Dictionary(
-            uniqueKeysWithValues: matches.map { ($0.id, Listed(revision: $0.created.revision, players: $0.allPlayers)) }
+            uniqueKeysWithValues: matches.map {
+                ($0.id, Listed(revision: $0.created.revision, home: $0.homePlayers, away: $0.awayPlayers))
+            }
         )
-        matchesOf = [:]
+        // Each player's set sized once, so 10,000 matches fill them without rehashing.
+        var counts: [PlayerID: Int] = [:]
         for match in matches {
-            for player in match.allPlayers { matchesOf[player, default: []].insert(match.id) }
+            for player in match.homePlayers { counts[player, default: 0] += 1 }
+            for player in match.awayPlayers { counts[player, default: 0] += 1 }
+        }
+        matchesOf = counts.mapValues { Set(minimumCapacity: $0) }
+        for match in matches {
+            for player in match.homePlayers { matchesOf[player]?.insert(match.id) }
+            for player in match.awayPlayers { matchesOf[player]?.insert(match.id) }
         }
         redated.removeAll()
         revision = replica.revision
@@ -213,20 +225,21 @@ struct MatchListRows {
     private mutating func insert(_ match: Match, replica: ReplicaState, date: Timestamp?) {
         let index = insertionIndex(revision: match.created.revision, id: match.id)
         rows.insert(Self.row(match, in: replica, created: date), at: index)
-        listed[match.id] = Listed(revision: match.created.revision, players: [])
+        listed[match.id] = Listed(revision: match.created.revision, home: [], away: [])
         link(match)
     }
 
     /// Files listed `match` under its players (again, when they changed).
     private mutating func link(_ match: Match) {
+        guard let was = listed[match.id], was.home != match.homePlayers || was.away != match.awayPlayers else { return }
         let players = match.allPlayers
-        guard let was = listed[match.id]?.players, was != players else { return }
-        for player in was where !players.contains(player) {
+        for player in was.players where !players.contains(player) {
             matchesOf[player]?.remove(match.id)
             if matchesOf[player]?.isEmpty == true { matchesOf[player] = nil }
         }
         for player in players { matchesOf[player, default: []].insert(match.id) }
-        listed[match.id]?.players = players
+        listed[match.id]?.home = match.homePlayers
+        listed[match.id]?.away = match.awayPlayers
     }
 
     /// The first row that does not come before (revision, id) in newest-first order.

@@ -61,12 +61,18 @@ struct MatchListShown {
         for id in marked.union(pending.matches).union(newCreated) where before[id] == nil {
             if let index = listed.index(of: id) { before[id] = oldCreated.count + index }
         }
+        let hadPending = !marked.isEmpty
         let rebuilds = listed.rebuilds
         let listedChanges = listed.update(to: replica, dates: dates)
         rows = MatchesViewModel.rows(listed, replica: replica, pending: pending, score: score, dates: dates)
         created = newCreated
         marked = pending.matches
-        guard listed.rebuilds == rebuilds else { return RowChanges(old: Array(old), new: Array(rows)) }
+        guard listed.rebuilds == rebuilds else {
+            // Rebuilt: without pending rows before or after, the shown rows are the listed ones and so are their
+            // changes (the rebuild's diff); otherwise the whole list is diffed.
+            let plain = oldCreated.isEmpty && newCreated.isEmpty && !hadPending && marked.isEmpty
+            return plain ? listedChanges : RowChanges(old: Array(old), new: Array(rows))
+        }
 
         var touched = Set(before.keys).union(newCreated).union(pending.matches)
         for index in listedChanges.deletions + listedChanges.modifications {
