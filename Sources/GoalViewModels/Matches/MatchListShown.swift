@@ -11,8 +11,8 @@ import GoalModel
 /// both sides is a modification when its row differs. Every other row keeps its content and its order relative to
 /// the rows around it, so the only moves can be matches that crossed from the created rows on top into the
 /// replica's rows (this client's new match committed) or back, and only when their place among the other rows
-/// changed. After a rebuild of the replica's rows (a snapshot,
-/// another epoch) the changes are the diff of the whole list.
+/// changed. After a rebuild of the replica's rows (a snapshot, another epoch) the changes are the diff of the whole
+/// list (the rebuild's own when nothing is pending).
 ///
 /// Cost per update: O((k + p) log n) for k rows changed in the replica and p pending mutations. Value type; its
 /// view model keeps it on the main actor.
@@ -67,9 +67,10 @@ struct MatchListShown {
         rows = MatchesViewModel.rows(listed, replica: replica, pending: pending, score: score, dates: dates)
         created = newCreated
         marked = pending.matches
-        guard listed.rebuilds == rebuilds else {
-            // Rebuilt: without pending rows before or after, the shown rows are the listed ones and so are their
-            // changes (the rebuild's diff); otherwise the whole list is diffed.
+        guard listed.rebuilds == rebuilds, listedChanges.moves.isEmpty else {
+            // Rebuilt (or a match moved: deleted and created again with its id in one batch): without pending rows
+            // before or after, the shown rows are the listed ones and so are their changes (the diff); otherwise
+            // the whole list is diffed.
             let plain = oldCreated.isEmpty && newCreated.isEmpty && !hadPending && marked.isEmpty
             return plain ? listedChanges : RowChanges(old: Array(old), new: Array(rows))
         }
