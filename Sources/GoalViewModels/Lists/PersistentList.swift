@@ -95,6 +95,8 @@ extension PersistentList: RandomAccessCollection, MutableCollection {
     public func makeIterator() -> Iterator { Iterator(root) }
 
     /// In-order iteration with a stack of the nodes still to visit: O(n) for the whole list, O(log n) memory.
+    /// Value type; it iterates the list as it was when the iterator was made (it holds that version's nodes), used
+    /// on one thread at a time like any iterator.
     public struct Iterator: IteratorProtocol {
         private var stack: [PersistentListNode<Element>] = []
 
