@@ -13,10 +13,12 @@ import NIOCore
 /// start and then for its turn in it. A round ends after one pass; another follows while the head moved or replies
 /// wait, else the shard rests and the next batch starts a round at once.
 ///
-/// Pacing: a round's cost is almost all per session, not per changeset. After each slice the shard pauses as long
-/// as the slice's CPU time on this thread (at most `maxPause`; not its wall time, which preemption by other
-/// processes would stretch, doubling the pass), so fan-out takes about half the loop at most, and the busier the
-/// daemon the more changesets each write carries.
+/// Pacing (`SlicePacing`): a round's cost is almost all per session, not per changeset. After each slice, while a
+/// batch that arrived since the round began waits, the shard pauses as long as the slice's CPU time on this thread
+/// (at most `maxPause`; not its wall time, which preemption by other processes would stretch, doubling the pass),
+/// so fan-out takes about half the loop at most, and the busier the daemon the more changesets each write carries.
+/// With nothing waiting, slices follow each other at once: a lone changeset reaches every session as fast as the
+/// loop can write.
 ///
 /// The window holds the frames after the loop's floor: the head when the previous round began. Every live
 /// session has at least that: it was visited since, or registered, or went live, later (a session goes live only
@@ -72,8 +74,8 @@ final class LoopShard: Sendable {
     let eventLoop: any EventLoop
     private let metrics: ServerMetrics
     let box: NIOLoopBoundBox<State>
-    /// The longest pause after a slice (`limits.fanoutCoalesceMilliseconds`); zero writes slices back to back.
-    private let maxPause: TimeAmount
+    /// How long to rest after a slice (at most `limits.fanoutCoalesceMilliseconds`).
+    private let pacing: SlicePacing
     /// A test's gate: the slice after a slice waits for its permit instead of a pause (`DaemonTestHooks`).
     private let gate: FanoutGate?
     /// Told when a session that takes compressed frames registers or leaves.
@@ -92,7 +94,7 @@ final class LoopShard: Sendable {
         self.compression = compression
         self.index = index
         self.eventLoop = eventLoop
-        self.maxPause = maxPause
+        self.pacing = SlicePacing(maxPause: maxPause)
         self.gate = gate
         self.metrics = metrics
         self.box = .makeBoxSendingValue(State(head: head, headDigest: headDigest), eventLoop: eventLoop)
@@ -193,7 +195,8 @@ final class LoopShard: Sendable {
         let busy = end - start
         round.busy = round.busy + busy
         let cpu = TimeAmount.nanoseconds(ThreadCPUClock.nanoseconds() - cpuStart)
-        state.nextSliceAt = end + (gate == nil ? min(cpu, maxPause) : .zero)
+        let pause = pacing.pause(afterSliceCPU: cpu, waitingBatches: state.arrivals)
+        state.nextSliceAt = end + (gate == nil ? pause : .zero)
         state.pauseOwed = gate != nil
         if round.isFinished {
             endRound(round)
