@@ -29,6 +29,20 @@ struct UUIDTextTests {
         }
     }
 
+    @Test("writes Foundation's text in lowercase, for random UUIDs and every hex digit in every place")
+    func writes() throws {
+        for _ in 0..<1_000 {
+            let uuid = UUID()
+            #expect(UUIDText.lowercase(uuid) == uuid.uuidString.lowercased())
+        }
+        for digit in Array("0123456789abcdef") {
+            let text = String(Self.canonical.map { $0 == "-" ? "-" : digit })
+            let uuid = try #require(UUID(uuidString: text))
+            #expect(UUIDText.lowercase(uuid) == text)
+            #expect(PlayerID(uuid).description == text && MatchID(uuid).description == text)
+        }
+    }
+
     @Test(
         "refuses everything but the canonical form",
         arguments: [

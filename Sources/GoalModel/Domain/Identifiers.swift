@@ -23,7 +23,7 @@ public struct PlayerID: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The lowercase canonical text, as it travels on the wire.
-    public var description: String { uuid.uuidString.lowercased() }
+    public var description: String { UUIDText.lowercase(uuid) }
 
     /// The first 8 hex digits, the short id shown to people.
     public var shortID: String { String(description.prefix(8)) }
@@ -52,7 +52,7 @@ public struct MatchID: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// The lowercase canonical text, as it travels on the wire.
-    public var description: String { uuid.uuidString.lowercased() }
+    public var description: String { UUIDText.lowercase(uuid) }
 
     /// The first 8 hex digits, the short id shown to people.
     public var shortID: String { String(description.prefix(8)) }
@@ -86,7 +86,7 @@ public struct ClientInstanceID: Hashable, Comparable, Sendable, CustomStringConv
 
     /// A fresh random instance id.
     public static func random() -> ClientInstanceID {
-        ClientInstanceID(UUID().uuidString.lowercased())!
+        ClientInstanceID(UUIDText.lowercase(UUID()))!
     }
 
     /// The instance the server itself uses for changes no client asked for (e.g. a restore).
