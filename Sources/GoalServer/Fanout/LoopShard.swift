@@ -13,12 +13,12 @@ import NIOCore
 /// start and then for its turn in it. A round ends after one pass; another follows while the head moved or replies
 /// wait, else the shard rests and the next batch starts a round at once.
 ///
-/// Pacing (`SlicePacing`): a round's cost is almost all per session, not per changeset. After each slice, while a
-/// batch that arrived since the round began waits, the shard pauses as long as the slice's CPU time on this thread
-/// (at most `maxPause`; not its wall time, which preemption by other processes would stretch, doubling the pass),
-/// so fan-out takes about half the loop at most, and the busier the daemon the more changesets each write carries.
-/// With nothing waiting, slices follow each other at once: a lone changeset reaches every session as fast as the
-/// loop can write.
+/// Pacing (`SlicePacing`): a round's cost is almost all per session, not per changeset. After each slice, while
+/// two or more batches that arrived since the round began wait, the shard pauses as long as the slice's CPU time on
+/// this thread (at most `maxPause`; not its wall time, which preemption by other processes would stretch, doubling
+/// the pass), so fan-out takes about half the loop at most, and the busier the daemon the more changesets each write
+/// carries. Otherwise slices follow each other at once: a lone changeset reaches every session as fast as the loop
+/// can write.
 ///
 /// The window holds the frames after the loop's floor: the head when the previous round began. Every live
 /// session has at least that: it was visited since, or registered, or went live, later (a session goes live only
