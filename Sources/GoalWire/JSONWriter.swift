@@ -1,4 +1,5 @@
 import Foundation
+import GoalModel
 
 /// Writes JSON by hand into a byte buffer: the encoder of every outbound frame.
 ///
@@ -107,13 +108,10 @@ struct JSONWriter {
     /// Appends a UUID as a quoted lowercase canonical string (8-4-4-4-12).
     mutating func uuid(_ uuid: UUID) {
         bytes.append(UInt8(ascii: "\""))
-        withUnsafeBytes(of: uuid.uuid) { raw in
-            for index in 0..<16 {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                let b = raw[index]
-                bytes.append(JSONWriter.hexDigits[Int(b >> 4)])
-                bytes.append(JSONWriter.hexDigits[Int(b & 0x0f)])
-            }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: UUIDText.length))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            UUIDText.writeLowercase(uuid, into: UnsafeMutableBufferPointer(rebasing: buffer[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
     }

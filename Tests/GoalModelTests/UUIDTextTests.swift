@@ -29,6 +29,21 @@ struct UUIDTextTests {
         }
     }
 
+    @Test("lowercaseOnly reads goald's own form and refuses any uppercase digit, in any place")
+    func lowercaseOnly() throws {
+        let expected = try #require(UUID(uuidString: Self.canonical))
+        let read = { (text: String) in
+            Array(text.utf8).withUnsafeBufferPointer { UUIDText.parse($0, lowercaseOnly: true) }
+        }
+        #expect(read(Self.canonical) == expected)
+        for (index, character) in Self.canonical.enumerated() where character.isLetter {
+            var text = Array(Self.canonical)
+            text[index] = Character(character.uppercased())
+            #expect(read(String(text)) == nil, "\(String(text))")
+            #expect(UUIDText.parse(String(text)) == expected)
+        }
+    }
+
     @Test("writes Foundation's text in lowercase, for random UUIDs and every hex digit in every place")
     func writes() throws {
         for _ in 0..<1_000 {

@@ -149,9 +149,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var backlogPageSize: Int
     /// Snapshots built at the same time, at most.
     public var concurrentSnapshotBuilds: Int
-    /// Fan-out writes sessions in slices; after each, while a later changeset waits, the event loop pauses as long as
-    /// the slice took, at most this many milliseconds, so changesets committed meanwhile share one write per session;
-    /// 0 = no pause (20 ms).
+    /// Fan-out writes sessions in slices; after each, while two or more batches committed since the pass began wait
+    /// (`SlicePacing`), the event loop pauses as long as the slice took, at most this many milliseconds, so
+    /// changesets committed meanwhile share one write per session; 0 = no pause (20 ms).
     public var fanoutCoalesceMilliseconds: Int
 
     public init(

@@ -101,26 +101,16 @@ struct FrameCursor {
     /// digits. An uppercase digit, which the strict path reads to the same UUID, answers nil: every frame this
     /// cursor accepts is then byte for byte the writer's, which `ChangesetFrame.Payload` relies on.
     mutating func uuid() -> UUID? {
-        guard bytes.count - index >= 38, bytes[index] == UInt8(ascii: "\""), bytes[index + 37] == UInt8(ascii: "\""),
-            bytes[index + 9] == UInt8(ascii: "-"), bytes[index + 14] == UInt8(ascii: "-"),
-            bytes[index + 19] == UInt8(ascii: "-"), bytes[index + 24] == UInt8(ascii: "-")
+        let length = UUIDText.length
+        guard bytes.count - index >= length + 2, bytes[index] == UInt8(ascii: "\""),
+            bytes[index + length + 1] == UInt8(ascii: "\""),
+            let uuid = UUIDText.parse(
+                UnsafeBufferPointer(rebasing: bytes[(index + 1)..<(index + 1 + length)]),
+                lowercaseOnly: true
+            )
         else { return nil }
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let valid = withUnsafeMutableBytes(of: &value) { out -> Bool in
-            var at = index + 1
-            for offset in 0..<16 {
-                if offset == 4 || offset == 6 || offset == 8 || offset == 10 { at += 1 }  // a dash
-                let high = nibble(bytes[at])
-                let low = nibble(bytes[at + 1])
-                guard high | low < 16 else { return false }
-                out[offset] = high << 4 | low
-                at += 2
-            }
-            return true
-        }
-        guard valid else { return nil }
-        index += 38
-        return UUID(uuid: value)
+        index += length + 2
+        return uuid
     }
 
     /// A quoted digest: 64 lowercase hex digits.
