@@ -32,7 +32,6 @@ extension PostgresLeagueStorage {
                     )
                 }
                 var last = (league.oldestRetainedRevision ?? league.head + 1) - 1
-                let writer = PostgresWriter(connection: connection)
                 while true {
                     let page = try frames(last)
                     guard !page.isEmpty else { break }
@@ -44,7 +43,13 @@ extension PostgresLeagueStorage {
                         commits.append(try PostgresCoding.commit(of: frame, in: "the source"))
                         last = frame.revision
                     }
-                    try writer.finish(StorageBatch(commits: commits), version: 1)
+                    _ = try PostgresAppendCall(
+                        StorageBatch(commits: commits),
+                        entities: EntityEffects(),
+                        onto: nil,
+                        newVersion: 1,
+                        movesHead: false
+                    ).run(connection)
                 }
                 guard league.oldestRetainedRevision == nil || last == league.head else {
                     throw StorageError.inconsistent("the source log ends at \(last), its head is \(league.head)")
@@ -52,8 +57,13 @@ extension PostgresLeagueStorage {
                 var entities = EntityEffects()
                 for player in league.state.allPlayers { entities.add(.playerUpserted(player)) }
                 for match in league.state.allMatches { entities.add(.matchUpserted(match)) }
-                try writer.write(entities)
-                try writer.finish(StorageBatch(clientRecords: Array(league.state.allClientRecords)), version: 1)
+                _ = try PostgresAppendCall(
+                    StorageBatch(clientRecords: Array(league.state.allClientRecords)),
+                    entities: entities,
+                    onto: nil,
+                    newVersion: 1,
+                    movesHead: false
+                ).run(connection)
                 for token in tokens {
                     let hash = ByteBuffer(bytes: token.secretHash)
                     try connection.execute(

@@ -68,9 +68,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     public func append(_ batch: StorageBatch) throws(StorageError) {
         guard !batch.isEmpty else { return }
         _ = try writer.withConnection("append") { connection in
-            try connection.transaction {
-                try PostgresWriter(connection: connection).append(batch, onto: nil) { _ throws(StorageError) in batch }
-            }
+            try connection.transaction { try PostgresWriter(connection: connection).appendAtHead(batch) }
         }
     }
 
@@ -80,18 +78,12 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         rebase: (ForeignChanges) throws(StorageError) -> StorageBatch
     ) throws(StorageError) -> StoreHead {
         try writer.withConnection("append") { connection in
-            try connection.transaction {
-                try PostgresWriter(connection: connection).append(batch, onto: base, rebase: rebase)
-            }
+            try PostgresWriter(connection: connection).append(batch, onto: base, rebase: rebase)
         }
     }
 
     public func changes(after base: StoreHead) throws(StorageError) -> ForeignChanges {
-        try reader.withConnection("changes(after:)") { connection in
-            try connection.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-                try PostgresReader.changes(connection, after: base, head: try PostgresReader.head(connection))
-            }
-        }
+        try reader.withConnection("changes(after:)") { try PostgresReader.changes($0, after: base) }
     }
 
     public func watchHead(_ wake: @escaping @Sendable (StoreVersion?) -> Void) {

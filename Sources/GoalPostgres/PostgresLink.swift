@@ -108,14 +108,23 @@ final class PostgresLink: Sendable {
 extension PostgresConnection {
     /// Runs one statement and waits for all its rows.
     func run(_ query: PostgresQuery) throws -> [PostgresRow] {
-        Array(try self.query(query, logger: PostgresLink.quiet).wait().rows)
+        try refuseIfClosed()
+        return Array(try self.query(query, logger: PostgresLink.quiet).wait().rows)
     }
 
     /// Runs one statement and returns how many rows it changed.
     @discardableResult
     func execute(_ query: PostgresQuery) throws -> Int {
+        try refuseIfClosed()
         let result = try self.query(query, logger: PostgresLink.quiet).wait()
         return result.metadata.rows ?? 0
+    }
+
+    /// A query on a connection closed under its caller (`PostgresLink.close()` while a write was between two
+    /// statements) is dropped by postgres-nio without failing its future, so waiting for it would never end; the
+    /// closed connection is refused here instead (`PostgresLink.withConnection` reports it as lost).
+    private func refuseIfClosed() throws {
+        if isClosed { throw PostgresConnectionClosed() }
     }
 
     /// Runs `body` inside `BEGIN`…`COMMIT`; any throw rolls back (on a connection still open).
@@ -134,6 +143,9 @@ extension PostgresConnection {
         }
     }
 }
+
+/// A statement was not sent: its connection was closed already.
+struct PostgresConnectionClosed: Error {}
 
 extension PostgresLink {
     /// postgres-nio logs every query at debug; the store logs what matters itself.

@@ -127,29 +127,56 @@ enum PostgresReader {
         return StoreHead(revision: try PostgresCoding.revision(revision), version: version)
     }
 
-    /// What was written after `base` up to `head` (the caller's consistent view of the store: a locked head row, or
-    /// a REPEATABLE READ snapshot): the commits after `base.revision` and the records written after `base.version`.
-    static func changes(
-        _ connection: PostgresConnection,
-        after base: StoreHead,
-        head: StoreHead
-    ) throws
-        -> ForeignChanges
-    {
-        var commits: [LoggedCommit] = []
-        if head.revision > base.revision {
-            let frames = try frames(connection, after: base.revision, through: head.revision)
-            guard frames.count == Int(head.revision - base.revision) else {
-                if frames.isEmpty { throw StorageError.backlogPruned(after: base.revision, oldest: nil) }
-                throw StorageError.inconsistent(
-                    "the log holds \(frames.count) changesets after revision \(base.revision), not up to \(head.revision)"
-                )
-            }
-            commits = try frames.map { frame throws(StorageError) in
-                try PostgresCoding.commit(of: frame, in: "the store")
-            }
+    /// What was written after `base`: one call of `goald_changes`, so one statement and one consistent snapshot.
+    static func changes(_ connection: PostgresConnection, after base: StoreHead) throws -> ForeignChanges {
+        guard
+            let row = try connection.run(
+                "SELECT * FROM goald_changes(\(PostgresCoding.integer(base.revision)), \(base.version))"
+            ).first
+        else {
+            throw StorageError.inconsistent("the league row is missing")
         }
-        let records = try clientRecords(connection, writtenAfter: base.version)
+        return try foreignChanges(in: row.makeRandomAccess(), after: base)
+    }
+
+    /// What was written after `base`, from a row with `goald_changes`'s columns (`goald_append` answers them too
+    /// when it refuses a batch): the head, the log frames after `base.revision` and the records written after
+    /// `base.version`.
+    /// - Throws: `StorageError.backlogPruned` when the frames do not reach back to `base`; `.inconsistent` when the
+    ///   log has a hole or a frame is not its changeset.
+    static func foreignChanges(in cells: PostgresRandomAccessRow, after base: StoreHead) throws -> ForeignChanges {
+        let head = StoreHead(
+            revision: try PostgresCoding.revision(try cells["head_revision"].decode(Int64.self)),
+            version: try cells["head_version"].decode(Int64.self)
+        )
+        let revisions = try cells["later_revisions"].decode([Int64].self)
+        let frames = try logFrames(
+            Array(zip(revisions, try cells["later_frames"].decode([ByteBuffer].self))),
+            after: base.revision
+        )
+        guard frames.count == Int(max(0, head.revision - base.revision)) else {
+            if frames.isEmpty { throw StorageError.backlogPruned(after: base.revision, oldest: nil) }
+            throw StorageError.inconsistent(
+                "the log holds \(frames.count) changesets after revision \(base.revision), not up to \(head.revision)"
+            )
+        }
+        let commits = try frames.map { frame throws(StorageError) in
+            try PostgresCoding.commit(of: frame, in: "the store")
+        }
+        let instances = try cells["later_instances"].decode([String].self)
+        let lastSeqs = try cells["later_last_seqs"].decode([Int64].self)
+        let results = try cells["later_results"].decode([ByteBuffer].self)
+        let lastUsed = try cells["later_last_used"].decode([Int64].self)
+        guard lastSeqs.count == instances.count, results.count == instances.count, lastUsed.count == instances.count
+        else { throw StorageError.inconsistent("the client records read have columns of uneven lengths") }
+        let records = try instances.indices.map { index throws(StorageError) in
+            try clientRecord(
+                instance: instances[index],
+                lastSeq: lastSeqs[index],
+                results: results[index],
+                lastUsed: lastUsed[index]
+            )
+        }
         return ForeignChanges(commits: commits, clientRecords: records, head: head)
     }
 
@@ -161,20 +188,30 @@ enum PostgresReader {
             "SELECT instance, last_seq, results, last_used FROM client_records WHERE version > \(version)"
         ).map { row in
             let (instance, lastSeq, results, lastUsed) = try row.decode((String, Int64, ByteBuffer, Int64).self)
-            let id = try PostgresCoding.instance(instance)
-            let entries: [ClientRecord.Entry]
-            do {
-                entries = try ClientResultsCoding.decode(PostgresCoding.bytes(results))
-            } catch {
-                throw StorageError.inconsistent("the exactly-once record of \(id) cannot be decoded: \(error)")
-            }
-            return ClientRecord(
-                instance: id,
-                lastSeq: UInt64(clamping: lastSeq),
-                results: entries,
-                lastUsed: Timestamp(millisecondsSince1970: lastUsed)
-            )
+            return try clientRecord(instance: instance, lastSeq: lastSeq, results: results, lastUsed: lastUsed)
         }
+    }
+
+    /// One `client_records` row as a record.
+    private static func clientRecord(
+        instance: String,
+        lastSeq: Int64,
+        results: ByteBuffer,
+        lastUsed: Int64
+    ) throws(StorageError) -> ClientRecord {
+        let id = try PostgresCoding.instance(instance)
+        let entries: [ClientRecord.Entry]
+        do {
+            entries = try ClientResultsCoding.decode(PostgresCoding.bytes(results))
+        } catch {
+            throw StorageError.inconsistent("the exactly-once record of \(id) cannot be decoded: \(error)")
+        }
+        return ClientRecord(
+            instance: id,
+            lastSeq: UInt64(clamping: lastSeq),
+            results: entries,
+            lastUsed: Timestamp(millisecondsSince1970: lastUsed)
+        )
     }
 
     static func backlog(
@@ -208,10 +245,15 @@ enum PostgresReader {
             ORDER BY revision LIMIT \(Int64(limit))
             """
         )
+        return try logFrames(rows.map { try $0.decode((Int64, ByteBuffer).self) }, after: after)
+    }
+
+    /// Stored (revision, frame) pairs in revision order as log frames, checked to follow `after` without a hole.
+    /// - Throws: `StorageError.backlogPruned` when the first does not follow `after`; `.inconsistent` for a hole.
+    private static func logFrames(_ rows: [(Int64, ByteBuffer)], after: Revision) throws(StorageError) -> [LogFrame] {
         var frames: [LogFrame] = []
         var expected = after + 1
-        for row in rows {
-            let (stored, frame) = try row.decode((Int64, ByteBuffer).self)
+        for (stored, frame) in rows {
             let revision = try PostgresCoding.revision(stored)
             guard revision == expected else {
                 if frames.isEmpty { throw StorageError.backlogPruned(after: after, oldest: revision) }

@@ -108,7 +108,7 @@ enum PostgresSchema {
             "v3-changeset-entities",
             [
                 // The history index: one row per (entity, revision that wrote it); `kind` is `EntityKindCode`'s
-                // number. Written with the log rows (`PostgresWriter.finish`), deleted with them (`prune`).
+                // number. Written with the log rows (`goald_append`), deleted with them (`prune`).
                 """
                 CREATE TABLE changeset_entities (
                     kind SMALLINT NOT NULL CHECK (kind IN (0, 1)),
@@ -129,6 +129,8 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        // One statement per batch: the league row is locked only while `goald_append` runs.
+        ("v4-append-function", [PostgresAppendFunction.createChanges, PostgresAppendFunction.create]),
     ]
 
     /// The channel a committing transaction notifies with its new version (delivered at commit).

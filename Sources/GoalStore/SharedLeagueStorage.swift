@@ -4,17 +4,20 @@ public import GoalModel
 /// only exactly-once records, and other writers must still see them). 0 for a new store.
 public typealias StoreVersion = Int64
 
-/// A store several goald nodes write at once (PostgreSQL). One order of revisions: `append` locks the store's head
-/// first and, when another writer moved it since `base`, hands what that writer committed to `rebase`, which
-/// decides the batch again on top of it, all inside the same transaction (docs/SCALING.md "One order").
+/// A store several goald nodes write at once (PostgreSQL). One order of revisions: each transaction of `append`
+/// locks the store's head first and writes only on the head the batch was decided on; when another writer moved it
+/// since `base`, `rebase` gets what that writer committed and decides the batch again on top of it, and the result
+/// is written on the new head (docs/SCALING.md "One order").
 ///
 /// Threading: as `LeagueStorage`; `append(_:onto:rebase:)` is called by one writer per node, and `rebase` runs on
-/// that caller's thread while the store's head is locked, so it must not wait for anything that waits for the
-/// writer. Lifetime: as `LeagueStorage`; `watchHead` stops with `close()`.
+/// that caller's thread, possibly several times for one batch and possibly while the store's head is locked, so it
+/// must not wait for anything that waits for the writer. Lifetime: as `LeagueStorage`; `watchHead` stops with `close()`.
 public protocol SharedLeagueStorage: LeagueStorage {
-    /// Writes a batch decided on the store as it was at `base`, in one durable transaction that locks the head.
-    /// When the store moved past `base`, `rebase` gets everything written since (other nodes' commits and client
-    /// records) and returns the batch decided again on top of it; that batch is written instead.
+    /// Writes a batch decided on the store as it was at `base`, in a durable transaction that locks the head and
+    /// writes nothing unless the head is the one the batch was decided on. When the store moved past `base`,
+    /// `rebase` gets everything written since (other nodes' commits and client records) and returns the batch
+    /// decided again on top of it; that batch is written instead, on the head it was decided on (again: each call of
+    /// `rebase` gets what was written after the previous one's head).
     /// - Returns: The store's version after the transaction (and the head the batch was written on).
     /// - Throws: `StorageError` (nothing written); whatever `rebase` throws.
     func append(

@@ -104,7 +104,7 @@ extension StorageConformanceTests {
         case .postgres:
             let database = try #require(harness.postgresDatabase)
             try PostgresTestServer.execute("DROP TABLE changeset_entities", in: database)
-            try PostgresTestServer.execute("DELETE FROM goald_schema WHERE version = 3", in: database)
+            try PostgresTestServer.execute("DELETE FROM goald_schema WHERE version >= 3", in: database)
         case .memory:
             return
         }

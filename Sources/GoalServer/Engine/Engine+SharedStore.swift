@@ -12,7 +12,7 @@ import Synchronization
 /// the engine queue; on a store only this process writes, nothing here ever has work to do.
 ///
 /// - A batch written on a store that moved is decided again on what the others wrote (`rebase(onto:)`, called by
-///   the writer with the head locked), as are the mutations decided after it; the others' commits are published
+///   the writer when the store refused it), as are the mutations decided after it; the others' commits are published
 ///   first, with their stored frames.
 /// - A notification, the periodic head check, a resuming client or a mutation whose `base` this node has not seen
 ///   asks for a catch-up: a read of what the others wrote, once no write is in flight.
@@ -92,8 +92,9 @@ extension Engine {
         resumeDrainedIfDone()
     }
 
-    /// Called by the writer, with the shared store's head locked, when the store moved past the batch in flight:
-    /// absorbs what the others wrote and decides the batch in flight and the open batch again.
+    /// Called by the writer when the store moved past the batch in flight (once per refused attempt, each time with
+    /// what was written after the previous one): absorbs what the others wrote and decides the batch in flight and
+    /// the open batch again.
     /// - Returns: The batch to write instead.
     func rebase(onto changes: ForeignChanges) throws(StorageError) -> StorageBatch {
         metrics.rebasedBatches.increment()

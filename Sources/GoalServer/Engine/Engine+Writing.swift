@@ -49,7 +49,7 @@ extension Engine {
     func startWrite() {
         guard let batch = inFlight else { return }
         writer.write(batch, onto: storeHead) { changes throws(StorageError) in
-            // On the writer's queue, with the shared store's head locked: decide the batch again here and now.
+            // On the writer's queue, the store having refused the batch: decide it again here and now.
             let decided = self.queue.sync {
                 Result { () throws(StorageError) -> StorageBatch in try self.rebase(onto: changes) }
             }
@@ -103,7 +103,7 @@ extension Engine {
             metrics.batchCommits.record(batch.storage.commits.count)
             metrics.commitLatency.recordNanoseconds(Int64((ContinuousClock.now - batch.openedAt).nanoseconds))
             publish(batch)
-            // The write read everything committed before it (decided again on it, with the head locked): a catch-up
+            // The write read everything committed before it (decided again on it when refused): a catch-up
             // is still wanted for a newer notification, or by those waiting for one, who go first.
             if newestNotified > head.version { catchUpWanted = true }
             if catchUpWanted, openBatch.isEmpty || !parked.isEmpty || !headWaiters.isEmpty {
