@@ -41,11 +41,22 @@ struct GoaldProcess: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    static func start(stateDirectory: String, port: Int, environment: [String: String] = [:]) throws -> GoaldProcess {
+    /// Starts goald; with a `log` path, its output goes there at level notice (else nowhere, at level error).
+    static func start(
+        stateDirectory: String,
+        port: Int,
+        environment: [String: String] = [:],
+        log: String? = nil
+    ) throws -> GoaldProcess {
         let process = try ChildProcess.spawn(
             executable.path,
-            ["serve", "--state-dir", stateDirectory, "--port", String(port), "--log-level", "error"],
-            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            [
+                "serve", "--state-dir", stateDirectory, "--port", String(port), "--log-level",
+                log == nil ? "error" : "notice",
+            ],
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdout: log,
+            stderr: log.map { $0 + ".err" }
         )
         return GoaldProcess(process: process, port: port)
     }

@@ -143,7 +143,12 @@ private final class Cluster: Sendable {
         environment["GOALD_NODE_ID"] = "node-\(index)"
         for _ in 1...3 {
             let node = nodes.withLockedValue { $0[index] }
-            let process = try GoaldProcess.start(stateDirectory: node.state, port: node.port, environment: environment)
+            let process = try GoaldProcess.start(
+                stateDirectory: node.state,
+                port: node.port,
+                environment: environment,
+                log: node.state + "/goald.log"
+            )
             if try await listens(process, index: index) {
                 nodes.withLockedValue { $0[index].process = process }
                 return
@@ -154,10 +159,12 @@ private final class Cluster: Sendable {
         throw WaitTimeout()
     }
 
-    /// True once node `index` answers `/healthz`; false when its process ended first. Gives up after 20 s.
+    /// True once node `index` answers `/healthz`; false when its process ended first. Gives up after 60 s (a full
+    /// parallel suite on two cores has kept a restart from answering within 20 s), recording the end of the node's
+    /// log.
     private func listens(_ process: GoaldProcess, index: Int) async throws -> Bool {
         let state = nodes.withLockedValue { $0[index].state }
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if process.process.poll() != nil { return false }
             if FileManager.default.fileExists(atPath: state + "/tls/ca.pem"),
@@ -168,6 +175,10 @@ private final class Cluster: Sendable {
             }
             try await Task.sleep(for: .milliseconds(25))
         }
+        let log = [state + "/goald.log", state + "/goald.log.err"]
+            .compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }  // a log not written is none to show
+            .joined(separator: "\n")
+        Issue.record("node \(index) did not answer /healthz within 60 s; its log ends:\n\(log.suffix(3_000))")
         throw WaitTimeout()
     }
 

@@ -12,8 +12,7 @@ extension SessionHandler {
     func enqueue(_ frame: ByteBuffer) {
         guard let context, !isClosing else { return }
         if queue.isEmpty && context.channel.isWritable {
-            context.write(wrapOutboundOut(frame), promise: nil)
-            needsFlush = true
+            writeSized(frame, promise: nil, context: context)
             return
         }
         queue.append(frame)
@@ -35,8 +34,7 @@ extension SessionHandler {
 
     func flushIfNeeded() {
         guard needsFlush, let context else { return }
-        needsFlush = false
-        context.flush()
+        flushNow(context)
         checkBufferedBytes(context)
     }
 
@@ -66,8 +64,7 @@ extension SessionHandler {
         var drained = 0
         while let frame = queue.popFirst() {
             drained += frame.readableBytes
-            context.write(wrapOutboundOut(frame), promise: nil)
-            needsFlush = true
+            writeSized(frame, promise: nil, context: context)
             if !context.channel.isWritable { break }
         }
         queuedBytes -= drained
@@ -163,6 +160,7 @@ extension SessionHandler {
         context.write(wrapOutboundOut(error), promise: nil)
         context.writeAndFlush(wrapOutboundOut(close), promise: nil)
         needsFlush = false
+        flushBudget.flushed()
         let channel = context.channel
         guard code == .slowConsumer else {
             context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
@@ -183,8 +181,7 @@ extension SessionHandler {
         catchUpBytesUnwritten += bytes
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { _ in self.catchUpBytesUnwritten -= bytes }
-        context.write(wrapOutboundOut(frames), promise: written)
-        needsFlush = true
+        writeSized(frames, promise: written, context: context)
     }
 
     /// The slow-consumer policy: drop the queue, send 4008 after what is already in the socket, abort after 5 s.

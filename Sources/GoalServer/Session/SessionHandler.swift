@@ -52,6 +52,8 @@ final class SessionHandler: ChannelInboundHandler {
     var queue = CircularBuffer<ByteBuffer>()
     var queuedBytes = 0
     var needsFlush = false
+    /// What was written since the last flush, kept within one TLS record (`writeSized`).
+    var flushBudget = TLSFlushBudget()
 
     // Limits and timers.
     var mutationBucket: TokenBucket

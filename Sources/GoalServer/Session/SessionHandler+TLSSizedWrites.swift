@@ -1,0 +1,33 @@
+import NIOCore
+
+/// Writing in pieces the TLS layer can encrypt without growing its buffer.
+///
+/// swift-nio-ssl (2.37.6) encrypts everything written between two flushes into one per-connection buffer and keeps
+/// that buffer at the largest size it ever reached, for the connection's life: `NIOSSLHandler.handlerAdded` passes
+/// `maximumPreservedOutboundBufferCapacity: .max` whatever the handler's configuration says. One snapshot of a
+/// league (tens of KB) or one backlog page (up to MBs) written with a single flush left every session that received
+/// it with a buffer that large: 49.5 KiB per idle session after a snapshot against 25.7 with an empty league
+/// (docs/BENCHMARKS.md). No listed library bounds it, so the session flushes before its unflushed bytes pass one
+/// TLS record, and the buffer keeps its first size (one record). Everything here runs on the channel's event loop.
+extension SessionHandler {
+    /// Writes `buffer` within the flush budget (`TLSFlushBudget`): flushed first or in flushed pieces when it would
+    /// pass one record's worth. `promise` completes with the last piece (the channel writes in order). Leaves the
+    /// last piece unflushed, like `context.write`.
+    func writeSized(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+        var buffer = buffer
+        flushBudget.write(buffer.readableBytes) { count, last in
+            let piece = last ? buffer : buffer.readSlice(length: count) ?? buffer
+            context.write(wrapOutboundOut(piece), promise: last ? promise : nil)
+        } flush: {
+            context.flush()
+        }
+        needsFlush = true
+    }
+
+    /// Flushes what was written (the session's own `flushIfNeeded` checks its bounds afterwards).
+    func flushNow(_ context: ChannelHandlerContext) {
+        flushBudget.flushed()
+        needsFlush = false
+        context.flush()
+    }
+}
