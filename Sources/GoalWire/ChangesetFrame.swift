@@ -81,8 +81,8 @@ public struct ChangesetFrame: Hashable, Sendable {
         return layout.slices.chainedDigest(in: layout.writer.bytes, previous: previousDigest) == changeset.digest
     }
 
-    /// Reads revision, digest and time from the front of a frame written by this encoder, without decoding the
-    /// changes and without allocating beyond the digest's 32 bytes.
+    /// Reads revision, digest and time from the front of a frame written by this encoder or by `DeltaFrame` (the
+    /// same header), without decoding the changes and without allocating beyond the digest's 32 bytes.
     /// - Returns: nil when the bytes do not start with this encoder's changeset header (another message type,
     ///   another key order, malformed): decode such a frame with `ServerMessage.decode`.
     public static func peek(_ bytes: [UInt8]) -> Header? {
@@ -93,7 +93,8 @@ public struct ChangesetFrame: Hashable, Sendable {
     public static func peek(_ bytes: UnsafeBufferPointer<UInt8>) -> Header? {
         // The direct reader's cursor: it reads exactly what the writer writes (no leading zeros, no `-0`).
         var cursor = FrameCursor(bytes)
-        guard cursor.literal(#"{"type":"changeset","revision":"#), let revision = cursor.unsigned(),
+        guard cursor.literal(#"{"type":"changeset","revision":"#) || cursor.literal(#"{"type":"delta","revision":"#),
+            let revision = cursor.unsigned(),
             cursor.literal(#","digest":"#), let digest = cursor.digest(),
             cursor.literal(#","time":"#), let time = cursor.signed(),
             cursor.byte(UInt8(ascii: ",")) || cursor.byte(UInt8(ascii: "}"))

@@ -10,6 +10,8 @@ extension ServerMessage {
         switch self {
         case .changeset(let changeset):
             return ChangesetFrame.encode(knownDigest: changeset).bytes
+        case .delta(let delta):
+            return DeltaFrame.encode(delta)
         case .snapshotChunk(let chunk):
             return SnapshotChunker.frame(chunk)
         case .welcome(let welcome):
@@ -132,6 +134,8 @@ extension ServerMessage {
             )
         case "changeset":
             return .changeset(try ModelReader.changeset(c))
+        case "delta":
+            return .delta(try ModelReader.delta(c))
         case "caught_up":
             return .caughtUp(head: try c.integer("head"))
         case "snapshot_begin":

@@ -10,6 +10,9 @@ public enum ServerMessage: Hashable, Sendable {
     case welcome(Welcome)
     /// One committed revision (backlog or live).
     case changeset(Changeset)
+    /// One committed revision in its lean form (protocol 2, live): expand it with the replica at the revision
+    /// before (`ChangesetDelta.expand(in:)`), then it is that changeset.
+    case delta(ChangesetDelta)
     /// The backlog is done; every later changeset is live.
     case caughtUp(head: Revision)
     /// A snapshot replaces the backlog: its revision, epoch, digest and entity counts.
@@ -37,7 +40,8 @@ public enum ServerMessage: Hashable, Sendable {
 
     /// The `type` values of this direction.
     public static let types = [
-        "welcome", "changeset", "caught_up", "snapshot_begin", "snapshot_chunk", "snapshot_end", "ack", "rejected",
+        "welcome", "changeset", "delta", "caught_up", "snapshot_begin", "snapshot_chunk", "snapshot_end", "ack",
+        "rejected",
         "rate_limited", "overloaded", "error", "presence_state", "presence", "history",
     ]
 
@@ -46,6 +50,7 @@ public enum ServerMessage: Hashable, Sendable {
         switch self {
         case .welcome: "welcome"
         case .changeset: "changeset"
+        case .delta: "delta"
         case .caughtUp: "caught_up"
         case .snapshotBegin: "snapshot_begin"
         case .snapshotChunk: "snapshot_chunk"

@@ -2,8 +2,16 @@
 ///
 /// Daemon and client both read these, so the wire has one definition. A namespace of constants; `Sendable`.
 public enum WireProtocol {
-    /// The protocol version a `hello` and a `welcome` carry. A server refuses any other with close code 4426.
-    public static let version = 1
+    /// The newest protocol version: what goald's clients put in `hello` and what the server answers in `welcome`
+    /// when the hello asked for it. Version 2 is version 1 plus lean live changesets (`delta` frames).
+    public static let version = 2
+
+    /// The versions a server accepts in `hello` (and answers in `welcome`); it refuses any other with close code
+    /// 4426.
+    public static let supportedVersions: ClosedRange<Int> = 1...2
+
+    /// The first version whose sessions get live changesets as `delta` frames.
+    public static let leanChangesetsVersion = 2
 
     /// The WebSocket endpoint: `wss://host:port/v1/stream`.
     public static let path = "/v1/stream"

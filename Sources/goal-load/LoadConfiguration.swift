@@ -1,5 +1,6 @@
 import GoalClient
 import GoalTransport
+import GoalWire
 
 /// Everything one goal-load run needs: where goald is (one node, or several nodes of one league), how to trust and
 /// authenticate, and the shape of the load.
@@ -59,6 +60,8 @@ struct LoadConfiguration: Sendable {
     /// Offer permessage-deflate on every connection, as goal-client does (`--deflate`); off by default: plain
     /// frames, as the shared bench's client gets them.
     var permessageDeflate = false
+    /// The protocol version subscribers ask for (`--protocol`; the newest by default).
+    var protocolVersion = WireProtocol.version
     /// goald's process id, for its CPU and RSS.
     var daemonPID: Int32?
     /// How long to wait at the end for answers and for subscribers to reach the head.

@@ -1,6 +1,7 @@
 import GoalClient
 import GoalModel
 import GoalTransport
+import GoalWire
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -15,6 +16,8 @@ final class LoadContext: Sendable {
     let sendTimes: SendTimeDirectory
     let latency: LatencyRecorder
     let addresses: SourceAddresses
+    /// The protocol version subscribers ask for.
+    let protocolVersion: Int
     /// The event loops the transport's connections run on (reconnect timers run there too).
     let group: any EventLoopGroup
     /// False once the run is shutting down: closed connections no longer reconnect.
@@ -26,8 +29,10 @@ final class LoadContext: Sendable {
         sendTimes: SendTimeDirectory,
         latency: LatencyRecorder,
         addresses: SourceAddresses,
+        protocolVersion: Int = WireProtocol.version,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
+        self.protocolVersion = protocolVersion
         self.group = group
         self.transport = transport
         self.token = token

@@ -1,5 +1,6 @@
 import Foundation
 import GoalTransport
+import GoalWire
 
 extension LoadOptions {
     /// The goald loaded when no `--url` is given.
@@ -62,6 +63,13 @@ extension LoadOptions {
         configuration.connectConcurrency = max(1, connectConcurrency)
         configuration.threads = threads
         configuration.permessageDeflate = deflate
+        guard WireProtocol.supportedVersions.contains(protocolVersion) else {
+            throw .usage(
+                "--protocol \(protocolVersion) is not a protocol version goal-load speaks "
+                    + "(\(WireProtocol.supportedVersions.lowerBound) to \(WireProtocol.supportedVersions.upperBound))"
+            )
+        }
+        configuration.protocolVersion = protocolVersion
         configuration.daemonPID = daemonPID
         configuration.settleTimeout = settleTimeout
         configuration.progressInterval = quiet ? nil : 1

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GoalWire
 
 /// goal-load's flags. Every shape flag is optional: unset flags keep the preset's value.
 ///
@@ -34,6 +35,16 @@ struct LoadOptions: ParsableArguments {
         )
     )
     var deflate = false
+
+    @Option(
+        name: .customLong("protocol"),
+        help: ArgumentHelp(
+            "The protocol version subscribers ask for: 2 (default) gets live changesets as lean delta frames, 1 "
+                + "as whole changeset frames (what older clients and the shared bench's client get).",
+            valueName: "1|2"
+        )
+    )
+    var protocolVersion = WireProtocol.version
 
     @Option(
         name: .customLong("token-file"),

@@ -82,6 +82,7 @@ struct LoadRunner: Sendable {
                 endpoints: configuration.endpoints,
                 perAddress: configuration.connectionsPerAddress
             ),
+            protocolVersion: configuration.protocolVersion,
             group: group
         )
         let plan = try await setUp(context: context, tag: tag, slot: shape.subscribers + shape.writers)

@@ -88,8 +88,15 @@ extension LoadSubscriber {
                 s.replica?.adopt(epoch: welcome.epoch)
             }
         case .deliver:
-            guard case .changeset(let changeset) = message else { return false }
+            let changeset: Changeset
             do {
+                switch message {
+                case .changeset(let full): changeset = full
+                case .delta(let delta):
+                    guard let replica = s.replica else { return false }
+                    changeset = try replica.expand(delta)
+                default: return false
+                }
                 try s.replica?.apply(changeset)
             } catch {
                 s.note("\(error)")

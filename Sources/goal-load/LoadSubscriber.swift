@@ -71,7 +71,12 @@ final class LoadSubscriber: Sendable {
             s.inSnapshot = false
             s.assembler = nil
             s.helloSentAt = MonotonicClock.nanoseconds()
-            let hello = s.machine.connectionOpened(now: Date(), token: context.token, instance: s.instance)
+            let hello = s.machine.connectionOpened(
+                now: Date(),
+                token: context.token,
+                instance: s.instance,
+                protocolVersion: context.protocolVersion
+            )
             return (s.generation, ClientMessage.hello(hello).encoded(), s.machine.server)
         }
         let connection = context.open(slot: index, server: server) { [self] event in

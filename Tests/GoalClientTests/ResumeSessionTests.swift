@@ -33,6 +33,34 @@ struct ResumeSessionTests {
         #expect(!machine.isAuthenticated)
     }
 
+    @Test func aServerThatRefusesVersion2IsAskedForVersion1NextAndARefusalOf1IsFinal() {
+        var (machine, hello) = opened()
+        #expect(hello.protocolVersion == 2)
+        let retry = machine.connectionClosed(code: .unsupportedProtocolVersion, message: "protocol 2", unit: 0)
+        #expect(machine.protocolCeiling == 1)
+        guard case .wait = retry else {
+            Issue.record("a refused version 2 should be retried, got \(retry)")
+            return
+        }
+        _ = machine.retryTimerFired()
+        let second = machine.connectionOpened(now: start, token: "t", instance: instance)
+        #expect(second.protocolVersion == 1)
+        let final = machine.connectionClosed(code: .unsupportedProtocolVersion, message: "protocol 1", unit: 0)
+        guard case .stop = final else {
+            Issue.record("a refused version 1 is final, got \(final)")
+            return
+        }
+    }
+
+    @Test func aReaderThatAsksForVersion1GetsIt() {
+        var machine = ResumeSession(position: .init(), policy: .standard, idleTimeout: 40)
+        _ = machine.start()
+        #expect(
+            machine.connectionOpened(now: start, token: "t", instance: instance, protocolVersion: 1).protocolVersion
+                == 1
+        )
+    }
+
     @Test func aLiveWelcomeOfAnEmptyLeagueMakesTheNextHelloResumeFromItsHead() {
         var (machine, _) = opened()
         #expect(

@@ -115,6 +115,9 @@ private struct Simulation {
             #expect(commit.revision == revisionBefore + 1, "revisions are gap-free")
             let actual = commit.changeset(time: Simulation.time(commit.revision), digest: .genesis)
             try #require(actual == changeset, "commit differs for \(mutation)")
+            // Every engine commit has a lean form, and a replica at the revision before expands it back whole.
+            let delta = try #require(ChangesetDelta(actual), "no lean form for \(mutation)")
+            try #require(try delta.expand(in: replayed) == actual, "lean \(mutation)")
             try replayed.apply(actual)
             engineDigest = chainedDigest(previous: engineDigest, changeset: actual)
             oracleDigest = chainedDigest(previous: oracleDigest, changeset: changeset)

@@ -42,16 +42,18 @@ struct HandshakeTests {
         }
     }
 
-    @Test("an unsupported protocol version is refused with 4426")
-    func protocolVersion() async throws {
+    @Test("an unsupported protocol version is refused with 4426, naming the versions spoken", arguments: [0, 3, 99])
+    func protocolVersion(version: Int) async throws {
         try await withTestDaemon { daemon in
             let client = try await TestWebSocketClient.connect(try daemon.connector())
             let hello = ClientMessage.hello(
-                .init(protocolVersion: 99, token: daemon.tokens.editor, clientInstance: .random())
+                .init(protocolVersion: version, token: daemon.tokens.editor, clientInstance: .random())
             )
             try await client.send(text: hello.encoded())
             let first = try ServerMessage.decode(Array(try await client.nextText().utf8))
             #expect(first.errorCode == .protocolVersion)
+            guard case .error(_, let message) = first else { return }
+            #expect(message == "protocol \(version) is not supported; this server speaks 1 to 2")
             #expect(try await client.next() == .closed(code: 4426, reason: "protocol_version"))
         }
     }

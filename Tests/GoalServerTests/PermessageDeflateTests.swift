@@ -25,12 +25,21 @@ struct PermessageDeflateTests {
         compressHello: Bool = false,
         since: Revision? = nil,
         epoch: String? = nil,
-        digest: Digest? = nil
+        digest: Digest? = nil,
+        protocolVersion: Int = 1
     ) async throws -> TestWebSocketClient {
         let headers = offer.map { [(name: "Sec-WebSocket-Extensions", value: $0)] } ?? []
         let client = try await TestWebSocketClient.connect(try daemon.connector(), headers: headers)
         let hello = ClientMessage.hello(
-            .init(token: token, clientInstance: .random(), since: since, epoch: epoch, digest: digest, stream: .all)
+            .init(
+                protocolVersion: protocolVersion,
+                token: token,
+                clientInstance: .random(),
+                since: since,
+                epoch: epoch,
+                digest: digest,
+                stream: .all
+            )
         ).encoded()
         if compressHello {
             let compressed = try MessageDeflater().compress(hello, allocator: ByteBufferAllocator())

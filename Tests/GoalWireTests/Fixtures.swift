@@ -152,6 +152,41 @@ enum Fixtures {
                     digest: Digest(bytes: Array(repeating: 0xab, count: 32))!
                 )
             ),
+            .delta(
+                ChangesetDelta(
+                    revision: 43,
+                    mutationID: MutationID(instance: bob, seq: 9),
+                    author: "bob",
+                    time: Timestamp(millisecondsSince1970: 1_767_225_600_000),
+                    action: .adjustGoals(id: matchID(3), side: .home, delta: 1),
+                    changes: [.match(id: matchID(3), MatchUpdate(homeGoals: 2))],
+                    digest: changeset().digest
+                )
+            ),
+            .delta(
+                ChangesetDelta(
+                    revision: 44,
+                    mutationID: MutationID(instance: alice, seq: 10),
+                    author: "al\"ice",
+                    time: Timestamp(millisecondsSince1970: 1_767_225_600_001),
+                    action: nil,
+                    changes: [
+                        .player(id: playerID(1), name: "Zoë \\ \n", nameKey: "zoë \\ \n"),
+                        .playerDeleted(playerID(2)),
+                        .match(
+                            id: matchID(4),
+                            MatchUpdate(
+                                homePlayers: [playerID(1)],
+                                awayPlayers: [playerID(5), playerID(6)],
+                                homeGoals: 0,
+                                awayGoals: 999
+                            )
+                        ),
+                        .matchDeleted(matchID(5)),
+                    ],
+                    digest: changeset().digest
+                )
+            ),
             .caughtUp(head: 42),
             .snapshotBegin(
                 ServerMessage.SnapshotBegin(

@@ -53,7 +53,10 @@ struct MessageRoundTripTests {
     func helloDefaults() throws {
         let text = #"{"type":"hello","protocol":1,"token":"x","client_instance":"me"}"#
         let message = try ClientMessage.decode(Array(text.utf8))
-        #expect(message == .hello(ClientMessage.Hello(token: "x", clientInstance: ClientInstanceID("me")!)))
+        #expect(
+            message
+                == .hello(ClientMessage.Hello(protocolVersion: 1, token: "x", clientInstance: ClientInstanceID("me")!))
+        )
     }
 
     @Test("outcomes map to ack, noop ack and rejected")

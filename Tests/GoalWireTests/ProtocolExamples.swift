@@ -129,6 +129,9 @@ enum ProtocolExamples {
         for changeset in chain {
             examples.append(("changeset \(changeset.revision)", ServerMessage.changeset(changeset).encoded()))
         }
+        if let delta = ChangesetDelta(head) {
+            examples.append(("delta 4", ServerMessage.delta(delta).encoded()))
+        }
         examples += [
             ("caught_up", ServerMessage.caughtUp(head: 4).encoded()),
             (

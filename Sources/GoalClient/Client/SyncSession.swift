@@ -69,7 +69,7 @@ struct SyncSession {
             return .serverError(code, text)
         case .history(let answer):
             return .history(answer)
-        case .welcome, .changeset, .caughtUp, .snapshotBegin:
+        case .welcome, .changeset, .delta, .caughtUp, .snapshotBegin:
             break
         case .presenceState, .presence:
             return .none  // GoalClient reads presence before the stream does (GoalClient+Presence.swift)
@@ -82,8 +82,13 @@ struct SyncSession {
             replica.adopt(epoch: welcome.epoch)
             return .welcomed(welcome, live: live)
         case .deliver:
-            guard case .changeset(let changeset) = message else { return .none }
             do {
+                let changeset: Changeset
+                switch message {
+                case .changeset(let full): changeset = full
+                case .delta(let delta): changeset = try replica.expand(delta)
+                default: return .none
+                }
                 return try replica.apply(changeset, payload: payload) ? .applied(changeset) : .none
             } catch {
                 machine.rewind(to: before)

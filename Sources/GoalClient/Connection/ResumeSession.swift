@@ -81,6 +81,7 @@ public struct ResumeSession: Hashable, Sendable {
                     mode: welcome.mode
                 )
             case .changeset(let changeset): self = .changeset(revision: changeset.revision, digest: changeset.digest)
+            case .delta(let delta): self = .changeset(revision: delta.revision, digest: delta.digest)
             case .caughtUp(let head): self = .caughtUp(head: head)
             case .snapshotBegin(let begin): self = .snapshotBegin(revision: begin.revision)
             case .snapshotEnd(let revision, let digest): self = .snapshotEnd(revision: revision, digest: digest)
@@ -133,6 +134,12 @@ public struct ResumeSession: Hashable, Sendable {
     public let idleTimeout: TimeInterval
     /// When the current connection last read anything.
     public private(set) var lastRead: Date = .distantPast
+    /// The newest protocol version a hello may ask for: lowered by one each time a server refuses the version the
+    /// hello asked for (4426: an older goald, a node not yet upgraded), so the next connection asks for one it
+    /// speaks; a refusal of version 1 is final.
+    public private(set) var protocolCeiling = WireProtocol.version
+    /// The version the current connection's hello asked for.
+    private var askedVersion = WireProtocol.version
 
     /// Creates a machine.
     /// - Parameters:
@@ -178,16 +185,21 @@ public struct ResumeSession: Hashable, Sendable {
     ///   - token: The bearer token.
     ///   - instance: The client instance.
     ///   - stream: `all` or `acks`.
+    ///   - protocolVersion: the version to ask for: the newest by default, whose live changesets arrive lean
+    ///     (`delta`) and need a replica to expand them; 1 for a reader that keeps none (`tail`).
     /// - Returns: The hello that resumes from the position.
     public mutating func connectionOpened(
         now: Date,
         token: String,
         instance: ClientInstanceID,
-        stream: ClientMessage.StreamSelection = .all
+        stream: ClientMessage.StreamSelection = .all,
+        protocolVersion: Int = WireProtocol.version
     ) -> ClientMessage.Hello {
         phase = .awaitingWelcome
         lastRead = now
+        askedVersion = min(protocolVersion, protocolCeiling)
         return ClientMessage.Hello(
+            protocolVersion: askedVersion,
             token: token,
             clientInstance: instance,
             since: position.since,
@@ -201,6 +213,11 @@ public struct ResumeSession: Hashable, Sendable {
     /// - Parameter unit: A random unit in [0, 1) for the jitter of the next delay.
     public mutating func connectionClosed(code: CloseCode?, message: String, unit: Double) -> ReconnectMachine.Action {
         phase = .disconnected
+        if code == .unsupportedProtocolVersion, askedVersion > WireProtocol.supportedVersions.lowerBound {
+            // The server speaks an older version: ask for the one before next time, like any lost connection.
+            protocolCeiling = askedVersion - 1
+            return reconnect.connectionClosed(code: nil, message: message, unit: unit)
+        }
         return reconnect.connectionClosed(code: code, message: message, unit: unit)
     }
 

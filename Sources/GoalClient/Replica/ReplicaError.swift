@@ -8,6 +8,7 @@ public struct ReplicaError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Kind: Hashable, Sendable {
         case gap(expected: Revision, received: Revision)
         case digestMismatch(revision: Revision)
+        case leanChangeset(revision: Revision, DeltaExpansionError)
     }
 
     private let kind: Kind
@@ -22,6 +23,11 @@ public struct ReplicaError: Error, Hashable, Sendable, CustomStringConvertible {
         ReplicaError(kind: .digestMismatch(revision: revision))
     }
 
+    /// A lean changeset (`delta`) does not fit this replica: it cannot be expanded to the full changeset.
+    public static func leanChangeset(revision: Revision, _ error: DeltaExpansionError) -> ReplicaError {
+        ReplicaError(kind: .leanChangeset(revision: revision, error))
+    }
+
     /// True for a gap (as opposed to a digest mismatch).
     public var isGap: Bool {
         if case .gap = kind { return true }
@@ -34,6 +40,8 @@ public struct ReplicaError: Error, Hashable, Sendable, CustomStringConvertible {
             "replica: expected revision \(expected) but received \(received); resyncing"
         case .digestMismatch(let revision):
             "replica: the digest of revision \(revision) does not continue this replica's history; resyncing"
+        case .leanChangeset(let revision, let error):
+            "replica: revision \(revision) arrived lean and does not fit this replica (\(error)); resyncing"
         }
     }
 }

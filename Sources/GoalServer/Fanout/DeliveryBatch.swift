@@ -13,10 +13,10 @@ struct DeliveryBatch: Sendable {
     let firstRevision: Revision
     /// For frame i (revision `firstRevision + i`), the offset just past its end within `frames`' readable bytes.
     let frameEnds: [Int]
-    /// The same changesets as permessage-deflate frames (RSV1 set), compressed once, by the first loop that needs
-    /// them, for every session that negotiated the extension; nil when no such session was live when the batch was
-    /// published (those sessions then get `frames`).
-    var deflated: DeflatedFrames? = nil
+    /// The same changesets in the other variants (lean `delta` frames, permessage-deflate), each built once, by
+    /// the first loop that needs it, for every session that takes it; a variant no session took when the batch was
+    /// published is absent (such sessions then get `frames`).
+    var variants = BatchVariants.none
     /// The head after this batch (the last commit's revision, or the unchanged head).
     let head: Revision
     /// d_head.

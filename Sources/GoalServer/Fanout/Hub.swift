@@ -17,6 +17,8 @@ final class Hub: Sendable {
     private let allocator = ByteBufferAllocator()
     /// permessage-deflate for sessions that negotiated it; nil when the daemon has it off.
     let compression: ChangesetCompression?
+    /// How many live sessions take each optional frame variant.
+    let demand: VariantDemand
 
     init(
         eventLoops: [any EventLoop],
@@ -28,6 +30,8 @@ final class Hub: Sendable {
         metrics: ServerMetrics
     ) {
         self.compression = compression
+        let demand = VariantDemand()
+        self.demand = demand
         var shards: [LoopShard] = []
         var byLoop: [ObjectIdentifier: Int] = [:]
         for (index, loop) in eventLoops.enumerated() {
@@ -39,7 +43,7 @@ final class Hub: Sendable {
                     headDigest: headDigest,
                     maxPause: coalescePause,
                     gate: gate,
-                    compression: compression,
+                    demand: demand,
                     metrics: metrics
                 )
             )
@@ -82,9 +86,12 @@ final class Hub: Sendable {
             frames: frames,
             firstRevision: commits.first?.revision ?? 0,
             frameEnds: ends,
-            deflated: compression.flatMap { compression in
-                commits.isEmpty || !compression.isWanted ? nil : DeflatedFrames(commits, compression: compression)
-            },
+            variants: BatchVariants.attach(
+                to: commits,
+                demand: demand,
+                compression: compression,
+                allocator: allocator
+            ),
             head: batch.stateAfter.revision,
             headDigest: batch.digestAfter,
             replies: replies,

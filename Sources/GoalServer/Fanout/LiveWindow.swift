@@ -41,20 +41,26 @@ struct LiveWindow {
         )
     }
 
-    /// `append(_:keepingAfter:)` for the batch's compressed frames, compressing them if no loop did yet; when not
-    /// `wanted` (no session of this loop takes them) or the batch has none, the window is emptied at the batch's
-    /// head instead, so it never holds a gap (its sessions then take the plain window until it reaches back).
-    mutating func appendDeflated(_ batch: DeliveryBatch, keepingAfter floor: Revision, wanted: Bool) {
+    /// `append(_:keepingAfter:)` for the batch's frames of an optional variant, building them if no loop did yet;
+    /// when not `wanted` (no session of this loop takes them), or the batch has none or they could not be built,
+    /// the window is emptied at the batch's head instead, so it never holds a gap (its sessions then take the full
+    /// window until this one reaches back).
+    mutating func append(
+        _ variant: VariantFrames?,
+        of batch: DeliveryBatch,
+        keepingAfter floor: Revision,
+        wanted: Bool
+    ) {
         guard batch.hasFrames else { return }
-        guard wanted, let deflated = batch.deflated?.frames() else {
+        guard wanted, let built = variant?.frames() else {
             trim(keepingAfter: head)
             head = batch.head
             firstRevision = head + 1
             return
         }
         append(
-            frames: deflated.frames,
-            ends: deflated.ends,
+            frames: built.frames,
+            ends: built.ends,
             firstRevision: batch.firstRevision,
             head: batch.head,
             keepingAfter: floor

@@ -37,13 +37,16 @@ final class LoopShard: Sendable {
         var byID: [SessionID: SessionHandler] = [:]
         /// The digest at the window's head (the newest revision that reached this loop).
         var headDigest: Digest
-        /// The frames after `floor` up to the head; `window.head` is the loop's head.
-        var window: LiveWindow
-        /// The same changesets compressed (permessage-deflate), for the sessions that negotiated it; it may start
-        /// later than `window` (compressed frames are built only while such a session is live).
-        var deflatedWindow: LiveWindow
-        /// The registered sessions that take compressed frames (each counted once in the compression's demand).
-        var compressedSessions: Set<SessionID> = []
+        /// The frames after `floor` up to the head, one window per `FrameVariant` (by its raw value): the full
+        /// plain frames, and the same changesets in each optional variant for the sessions that take it, which may
+        /// start later (a variant is built only while such a session is live).
+        var windows: [LiveWindow]
+        /// The full plain frames; `window.head` is the loop's head.
+        var window: LiveWindow { windows[FrameVariant.full.rawValue] }
+        /// The registered sessions that take an optional variant (each counted once in the hub's demand).
+        var variantOf: [SessionID: FrameVariant] = [:]
+        /// How many of them take each variant (by raw value).
+        var variantCounts = [Int](repeating: 0, count: FrameVariant.allCases.count)
         /// The lowest revision a live session of this loop may have.
         var floor: Revision
         /// Replies waiting for their session's next visit, in the order the engine decided them.
@@ -65,8 +68,7 @@ final class LoopShard: Sendable {
         init(head: Revision, headDigest: Digest) {
             self.headDigest = headDigest
             self.floor = head
-            self.window = LiveWindow(head: head, allocator: ByteBufferAllocator())
-            self.deflatedWindow = LiveWindow(head: head, allocator: ByteBufferAllocator())
+            self.windows = FrameVariant.allCases.map { _ in LiveWindow(head: head, allocator: ByteBufferAllocator()) }
         }
     }
 
@@ -78,8 +80,8 @@ final class LoopShard: Sendable {
     private let pacing: SlicePacing
     /// A test's gate: the slice after a slice waits for its permit instead of a pause (`DaemonTestHooks`).
     private let gate: FanoutGate?
-    /// Told when a session that takes compressed frames registers or leaves.
-    private let compression: ChangesetCompression?
+    /// Told when a session that takes an optional frame variant registers or leaves.
+    private let demand: VariantDemand?
 
     init(
         index: Int,
@@ -88,10 +90,10 @@ final class LoopShard: Sendable {
         headDigest: Digest,
         maxPause: TimeAmount,
         gate: FanoutGate? = nil,
-        compression: ChangesetCompression? = nil,
+        demand: VariantDemand? = nil,
         metrics: ServerMetrics
     ) {
-        self.compression = compression
+        self.demand = demand
         self.index = index
         self.eventLoop = eventLoop
         self.pacing = SlicePacing(maxPause: maxPause)
@@ -105,8 +107,10 @@ final class LoopShard: Sendable {
         let state = box.value
         state.byID[session.id] = session
         state.order.append(session)
-        if session.takesCompressedFrames, state.compressedSessions.insert(session.id).inserted {
-            compression?.demand(true)
+        let variant = session.frameVariant
+        if variant != .full, state.variantOf.updateValue(variant, forKey: session.id) == nil {
+            state.variantCounts[variant.rawValue] += 1
+            demand?.change(variant, added: true)
         }
         return (state.window.head, state.headDigest)
     }
@@ -114,7 +118,10 @@ final class LoopShard: Sendable {
     func unregister(_ id: SessionID) {
         let state = box.value
         guard state.byID.removeValue(forKey: id) != nil else { return }
-        if state.compressedSessions.remove(id) != nil { compression?.demand(false) }
+        if let variant = state.variantOf.removeValue(forKey: id) {
+            state.variantCounts[variant.rawValue] -= 1
+            demand?.change(variant, added: false)
+        }
         state.replies[id] = nil
         if let position = state.order.firstIndex(where: { $0.id == id }) { state.order.remove(at: position) }
     }
@@ -127,12 +134,15 @@ final class LoopShard: Sendable {
     func deliver(_ batch: DeliveryBatch) {
         let state = box.value
         if batch.hasFrames {
-            state.window.append(batch, keepingAfter: state.floor)
-            state.deflatedWindow.appendDeflated(
-                batch,
-                keepingAfter: state.floor,
-                wanted: !state.compressedSessions.isEmpty
-            )
+            state.windows[FrameVariant.full.rawValue].append(batch, keepingAfter: state.floor)
+            for variant in FrameVariant.optional {
+                state.windows[variant.rawValue].append(
+                    batch.variants[variant],
+                    of: batch,
+                    keepingAfter: state.floor,
+                    wanted: state.variantCounts[variant.rawValue] > 0
+                )
+            }
             state.headDigest = batch.headDigest
         }
         for reply in batch.replies[index] ?? [] where state.byID[reply.session] != nil {
@@ -242,8 +252,9 @@ final class LoopShard: Sendable {
     /// then one flush.
     private func visit(_ session: SessionHandler, _ state: State) -> (frames: Int, bytes: Int) {
         let replies = state.replies.isEmpty ? [] : state.replies.removeValue(forKey: session.id) ?? []
-        let compressed = session.takesCompressedFrames && state.deflatedWindow.reaches(back: session.sentRevision)
-        let written = session.deliverLive(compressed ? state.deflatedWindow : state.window, replies: replies)
+        var variant = session.frameVariant
+        if variant != .full, !state.windows[variant.rawValue].reaches(back: session.sentRevision) { variant = .full }
+        let written = session.deliverLive(state.windows[variant.rawValue], replies: replies)
         session.flushIfNeeded()
         return written
     }

@@ -48,6 +48,18 @@ enum ServerFrameEncoder {
         }
     }
 
+    /// Text frames of several messages, concatenated in one buffer, with each frame's end offset.
+    static func textFrames(_ messages: [[UInt8]], allocator: ByteBufferAllocator) -> (frames: ByteBuffer, ends: [Int]) {
+        var frames = allocator.buffer(capacity: messages.reduce(0) { $0 + $1.count + 10 })
+        var ends: [Int] = []
+        ends.reserveCapacity(messages.count)
+        for message in messages {
+            write(opcode: .text, payload: message, into: &frames)
+            ends.append(frames.readableBytes)
+        }
+        return (frames, ends)
+    }
+
     /// One text frame carrying `message`, in a buffer of its own.
     static func textFrame(_ message: [UInt8], allocator: ByteBufferAllocator) -> ByteBuffer {
         var buffer = allocator.buffer(capacity: message.count + headerLength(payload: message.count))

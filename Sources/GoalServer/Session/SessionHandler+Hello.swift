@@ -11,10 +11,12 @@ import NIOPosix
 /// of backlog, snapshot or live (docs/PROTOCOL.md §3 "Resume rules").
 extension SessionHandler {
     func receiveHello(_ hello: ClientMessage.Hello) {
-        guard hello.protocolVersion == WireProtocol.version else {
+        guard WireProtocol.supportedVersions.contains(hello.protocolVersion) else {
+            let versions = WireProtocol.supportedVersions
             fail(
                 .protocolVersion,
-                "protocol \(hello.protocolVersion) is not supported; this server speaks \(WireProtocol.version)"
+                "protocol \(hello.protocolVersion) is not supported; this server speaks \(versions.lowerBound) to "
+                    + "\(versions.upperBound)"
             )
             return
         }
@@ -98,7 +100,12 @@ extension SessionHandler {
             fail(.sessionReplaced, "a newer session with the same client_instance is already connected")
             return
         }
-        let identity = SessionIdentity(token: token, instance: hello.clientInstance, stream: hello.stream)
+        let identity = SessionIdentity(
+            token: token,
+            instance: hello.clientInstance,
+            stream: hello.stream,
+            protocolVersion: hello.protocolVersion
+        )
         let pipelined = inbound.opened(identity)
         registration = identity
         core.metrics.sessions.increment()
@@ -113,6 +120,7 @@ extension SessionHandler {
         sendNow(
             .welcome(
                 ServerMessage.Welcome(
+                    protocolVersion: identity.protocolVersion,
                     epoch: core.epoch,
                     head: head,
                     headDigest: headDigest,

@@ -101,6 +101,15 @@ final class SessionHandler: ChannelInboundHandler {
     /// A `stream: all` session that negotiated permessage-deflate: the shard writes it the compressed window.
     var takesCompressedFrames: Bool { negotiatedDeflate && registration?.stream == .all }
 
+    /// The bytes the shard writes this session's live changesets in.
+    var frameVariant: FrameVariant { FrameVariant(lean: takesLeanFrames, compressed: takesCompressedFrames) }
+
+    /// A `stream: all` session of protocol 2 or later: the shard writes it live changesets as `delta` frames.
+    var takesLeanFrames: Bool {
+        guard let registration, registration.stream == .all else { return false }
+        return registration.protocolVersion >= WireProtocol.leanChangesetsVersion
+    }
+
     /// The newest changeset revision written to this session (0 before registration or for `stream: acks`).
     var sentRevision: Revision { stream?.sent ?? 0 }
 

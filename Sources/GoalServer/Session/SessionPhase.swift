@@ -22,6 +22,8 @@ struct SessionIdentity {
     let token: StoredToken
     let instance: ClientInstanceID
     let stream: ClientMessage.StreamSelection
+    /// The protocol version the hello asked for (one of `WireProtocol.supportedVersions`), answered in `welcome`.
+    var protocolVersion = 1
 }
 
 /// What the off-loop part of `hello` found out.

@@ -17,7 +17,8 @@ public final class TestSession: Sendable {
         self.welcome = welcome
     }
 
-    /// Connects, sends hello and waits for welcome.
+    /// Connects, sends hello and waits for welcome. `protocolVersion` is 1 unless a test asks for 2: a raw session
+    /// reads changesets whole (protocol 2 sends live ones as `delta` frames, which need a replica to expand).
     /// - Throws: `TestSessionError.refused` with the error and close when the server refuses the hello.
     public static func open(
         _ daemon: TestDaemon,
@@ -28,11 +29,13 @@ public final class TestSession: Sendable {
         epoch: String? = nil,
         digest: Digest? = nil,
         stream: ClientMessage.StreamSelection = .all,
-        presence: PresenceSubscription = .none
+        presence: PresenceSubscription = .none,
+        protocolVersion: Int = 1
     ) async throws -> TestSession {
         let client = try await TestWebSocketClient.connect(try connector ?? daemon.connector())
         let hello = ClientMessage.hello(
             .init(
+                protocolVersion: protocolVersion,
                 token: token,
                 clientInstance: instance,
                 since: since,

@@ -179,7 +179,14 @@ final class TailFollower: @unchecked Sendable {
         guard generation == state.generation else { return }
         switch event {
         case .connected:
-            let hello = state.machine.connectionOpened(now: Date(), token: token, instance: instance, stream: .all)
+            // Protocol 1: tail prints each changeset whole and keeps no replica to expand lean ones with.
+            let hello = state.machine.connectionOpened(
+                now: Date(),
+                token: token,
+                instance: instance,
+                stream: .all,
+                protocolVersion: 1
+            )
             state.connection?.send(ClientMessage.hello(hello).encoded())
             armHeartbeat(generation: generation)
         case .message(let bytes):

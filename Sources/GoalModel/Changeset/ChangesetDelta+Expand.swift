@@ -1,0 +1,138 @@
+/// What a replica lends `ChangesetDelta.expand(in:)`: the league at the revision before the delta.
+public protocol DeltaBase {
+    func player(_ id: PlayerID) -> Player?
+    func match(_ id: MatchID) -> Match?
+    func rating(_ id: PlayerID) -> Rating?
+}
+
+/// Why a lean changeset could not be expanded: the replica is not at the revision before it (or the delta is not
+/// one the server makes). The client treats it like a digest mismatch: it resumes, and gets full changesets.
+public enum DeltaExpansionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A patch for a match the replica does not have, written partly (a creation writes every field).
+    case unknownMatch(MatchID)
+
+    public var description: String {
+        switch self {
+        case .unknownMatch(let id): "a lean changeset changes match \(id), which this replica does not have"
+        }
+    }
+}
+
+extension ChangesetDelta {
+    /// The full changeset: each lean change becomes the whole entity after it, stamped with this commit's stamp
+    /// where it was written, followed by what the engine adds (a created player's zero rating; a match's old ∪ new
+    /// players' ratings, old players first, home then away, then new ones not listed yet).
+    /// - Parameter base: the league at `revision − 1`.
+    public func expand(in base: some DeltaBase) throws(DeltaExpansionError) -> Changeset {
+        var working = WorkingLeague(base: base)
+        var changes: [Change] = []
+        changes.reserveCapacity(self.changes.count + 2)
+        for change in self.changes {
+            switch change {
+            case .player(let id, let name, let nameKey):
+                if var player = working.player(id) {
+                    player.name = name
+                    player.nameKey = nameKey
+                    player.nameStamp = stamp
+                    working.players[id] = player
+                    changes.append(.playerUpserted(player))
+                } else {
+                    let player = Player(id: id, name: name, nameKey: nameKey, created: stamp, nameStamp: stamp)
+                    working.players[id] = player
+                    working.ratings[id] = Rating(playerID: id)
+                    changes.append(.playerUpserted(player))
+                    changes.append(.ratingUpdated(Rating(playerID: id)))
+                }
+            case .playerDeleted(let id):
+                working.players[id] = .some(nil)
+                working.ratings[id] = .some(nil)
+                changes.append(.playerDeleted(id))
+            case .match(let id, let update):
+                let old = working.match(id)
+                let new = try patched(old, id: id, update)
+                working.matches[id] = new
+                changes.append(.matchUpserted(new))
+                changes += working.moveRatings(old: old, new: new).map(Change.ratingUpdated)
+            case .matchDeleted(let id):
+                let old = working.match(id)
+                working.matches[id] = .some(nil)
+                changes.append(.matchDeleted(id))
+                changes += working.moveRatings(old: old, new: nil).map(Change.ratingUpdated)
+            }
+        }
+        return Changeset(
+            revision: revision,
+            mutationID: mutationID,
+            author: author,
+            time: time,
+            action: action,
+            changes: changes,
+            digest: digest
+        )
+    }
+
+    /// `old` with the written fields set and stamped; a new match when there is no `old` (every field written).
+    private func patched(_ old: Match?, id: MatchID, _ update: MatchUpdate) throws(DeltaExpansionError) -> Match {
+        guard var match = old else {
+            guard let homePlayers = update.homePlayers, let awayPlayers = update.awayPlayers,
+                let homeGoals = update.homeGoals, let awayGoals = update.awayGoals
+            else { throw .unknownMatch(id) }
+            return Match(
+                id: id,
+                homePlayers: homePlayers,
+                awayPlayers: awayPlayers,
+                homeGoals: homeGoals,
+                awayGoals: awayGoals,
+                created: stamp
+            )
+        }
+        for field in update.writtenFields { match.stamps[field] = stamp }
+        match.homePlayers = update.homePlayers ?? match.homePlayers
+        match.awayPlayers = update.awayPlayers ?? match.awayPlayers
+        match.homeGoals = update.homeGoals ?? match.homeGoals
+        match.awayGoals = update.awayGoals ?? match.awayGoals
+        return match
+    }
+}
+
+/// The base league with the changes made so far in one changeset laid over it (`.some(nil)`: removed).
+private struct WorkingLeague<Base: DeltaBase> {
+    let base: Base
+    var players: [PlayerID: Player?] = [:]
+    var matches: [MatchID: Match?] = [:]
+    var ratings: [PlayerID: Rating?] = [:]
+
+    init(base: Base) { self.base = base }
+
+    func player(_ id: PlayerID) -> Player? { players[id] ?? base.player(id) }
+    func match(_ id: MatchID) -> Match? { matches[id] ?? base.match(id) }
+    func rating(_ id: PlayerID) -> Rating? { ratings[id] ?? base.rating(id) }
+
+    /// Moves a match's outcome from the old players' ratings to the new players' (as `LeagueState.writeMatch`
+    /// does) and returns the ratings of old ∪ new players after it, in the engine's order; players without a
+    /// rating are left out, as the engine leaves them out.
+    mutating func moveRatings(old: Match?, new: Match?) -> [Rating] {
+        var touched: [PlayerID] = old?.allPlayers ?? []
+        var seen = Set(touched)
+        for id in new?.allPlayers ?? [] where seen.insert(id).inserted { touched.append(id) }
+        var after: [Rating] = []
+        after.reserveCapacity(touched.count)
+        for id in touched {
+            guard var rating = rating(id) else { continue }
+            for (match, sign) in [(old, -1), (new, 1)] {
+                guard let match else { continue }
+                for side in Side.allCases where match.players(side).contains(id) {
+                    rating.record(match.outcome(for: side), sign: sign)
+                }
+            }
+            ratings[id] = rating
+            after.append(rating)
+        }
+        return after
+    }
+}
+
+/// The engine's state expands lean changesets too (a node or a test replaying a log against what it holds).
+extension LeagueState: DeltaBase {
+    public func rating(_ id: PlayerID) -> Rating? { rating(of: id) }
+}
