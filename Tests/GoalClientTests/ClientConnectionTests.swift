@@ -7,7 +7,7 @@ import Testing
 
 @Suite("GoalClient connection: terminal close codes, backoff, heartbeats, dead peer, refresh, stop")
 struct ClientConnectionTests {
-    @Test(arguments: [4400, 4401, 4403, 4409, 4413, 4426, 1002, 1008] as [UInt16])
+    @Test(arguments: [4400, 4401, 4403, 4409, 4413, 1002, 1008] as [UInt16])
     func aTerminalCloseCodeStopsWithAClearStatus(code: UInt16) {
         let h = ClientHarness()
         h.start()
@@ -16,6 +16,25 @@ struct ClientConnectionTests {
         #expect(h.statuses.last == .stopped(.terminal(code: CloseCode(rawValue: code), message: "bye")))
         h.scheduler.advance(by: 3600)
         #expect(h.transport.connections.count == 1)
+    }
+
+    @Test func aServerThatRefusesProtocol2IsAskedForProtocol1AndARefusalOfThatStops() {
+        let h = ClientHarness()
+        h.start()
+        h.deliver(.connected)
+        h.deliver(.closed(code: 4426, reason: "protocol 2 is not supported"))
+        h.scheduler.advance(by: 60)
+        #expect(h.transport.connections.count == 2)
+        h.deliver(.connected)
+        let hellos = h.transport.connections.compactMap { connection -> Int? in
+            guard case .hello(let hello)? = connection.sent.first else { return nil }
+            return hello.protocolVersion
+        }
+        #expect(hellos == [2, 1])
+        h.deliver(.closed(code: 4426, reason: "bye"))
+        #expect(h.statuses.last == .stopped(.terminal(code: .unsupportedProtocolVersion, message: "bye")))
+        h.scheduler.advance(by: 3600)
+        #expect(h.transport.connections.count == 2)
     }
 
     @Test func theServersErrorMessageExplainsTheTerminalClose() {

@@ -15,6 +15,9 @@ import GoalWire
 ///   the frame's own bytes) on a uniquely held replica;
 /// - decode + apply + publish: the same, keeping a copy of the replica after every changeset as `GoalClient` does
 ///   when it publishes `replica` (a replica whose maps are copied on write pays for the whole league here).
+///
+/// With `--lean`, the same commits as protocol 2 sends them live (`delta` frames): decode, then expand against the
+/// replica (`ReplicaState.expand`) and apply (the digest checked by re-encoding the expanded changeset).
 struct DecodeApplyBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decode-apply",
@@ -33,6 +36,9 @@ struct DecodeApplyBenchmark: ParsableCommand {
     @Option(help: "Runs; the median is printed.")
     var runs: Int = 3
 
+    @Flag(help: "Decode the commits as protocol 2's lean delta frames (expanded against the replica).")
+    var lean = false
+
     func validate() throws {
         guard players >= 4, matches > 0, changesets > 0, runs > 0 else {
             throw ValidationError("players ≥ 4, matches > 0, changesets > 0, runs > 0")
@@ -42,14 +48,14 @@ struct DecodeApplyBenchmark: ParsableCommand {
     func run() throws {
         print(
             "swift run -c release --package-path Benchmarks goal-microbench decode-apply --players \(players) "
-                + "--matches \(matches) --changesets \(changesets) --runs \(runs)"
+                + "--matches \(matches) --changesets \(changesets) --runs \(runs)" + (lean ? " --lean" : "")
         )
         let league = GoalLeague(players: players, matches: matches, goals: changesets)
         var base = ReplicaState()
         for changeset in league.setup { try base.apply(changeset) }
         print(
             "replica: \(base.players.count) players, \(base.matches.count) matches at revision \(base.revision); "
-                + "\(league.frames.count) frames, \(league.frames.map(\.count).reduce(0, +) / league.frames.count) "
+                + "\(league.frames.count) frames, \(frames(league).map(\.count).reduce(0, +) / league.frames.count) "
                 + "bytes each on average"
         )
         let decodeRates = try (0..<runs).map { _ in try measure(league, base: base, apply: false, publish: false) }
@@ -65,14 +71,20 @@ struct DecodeApplyBenchmark: ParsableCommand {
         var published = base
         var sink = 0
         let start = ContinuousClock.now
-        for frame in league.frames {
+        for frame in frames(league) {
             let (message, payload) = try ServerMessage.decodeWithPayload(frame)
-            guard case .changeset(let changeset) = message else {
-                throw ValidationError("a frame did not decode as a changeset")
+            switch message {
+            case .changeset(let changeset):
+                sink &+= changeset.changes.count
+                guard apply else { continue }
+                try replica.apply(changeset, payload: payload)
+            case .delta(let delta):
+                sink &+= delta.changes.count
+                guard apply else { continue }
+                try replica.apply(try replica.expand(delta))
+            default:
+                throw ValidationError("a frame did not decode as a changeset or a delta")
             }
-            sink &+= changeset.changes.count
-            guard apply else { continue }
-            try replica.apply(changeset, payload: payload)
             if publish { published = replica }
         }
         let seconds = BenchFormat.seconds(ContinuousClock.now - start)
@@ -80,6 +92,8 @@ struct DecodeApplyBenchmark: ParsableCommand {
         precondition(sink > 0 && published.revision >= base.revision)
         return Double(league.frames.count) / seconds
     }
+
+    private func frames(_ league: GoalLeague) -> [[UInt8]] { lean ? league.leanFrames : league.frames }
 }
 
 /// A league built through the conflict engine, then one-goal commits on it as goald frames them.
@@ -88,6 +102,8 @@ struct GoalLeague {
     private(set) var setup: [Changeset] = []
     /// The one-goal commits' frames, continuing `setup`'s chain.
     private(set) var frames: [[UInt8]] = []
+    /// The same commits as protocol 2's `delta` frames.
+    private(set) var leanFrames: [[UInt8]] = []
     /// The chain's last digest.
     private(set) var digest = Digest.genesis
 
@@ -129,6 +145,9 @@ struct GoalLeague {
             digest = frame.digest
             if case .adjustGoals = action {
                 frames.append(frame.bytes)
+                if let delta = ChangesetDelta(commit.changeset(time: time, digest: frame.digest)) {
+                    leanFrames.append(DeltaFrame.encode(delta))
+                }
             } else {
                 setup.append(commit.changeset(time: time, digest: frame.digest))
             }

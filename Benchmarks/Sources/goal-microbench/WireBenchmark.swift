@@ -52,7 +52,9 @@ struct WireBenchmark: ParsableCommand {
         let tree = try? JSONSerialization.jsonObject(with: Data(frame.bytes))
         report("JSONSerialization .sortedKeys (baseline)", size: size, count: iterations) {
             guard let tree else { return }
-            sink &+= (try? JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .withoutEscapingSlashes]))?.count ?? 0
+            sink &+=
+                (try? JSONSerialization.data(withJSONObject: tree, options: [.sortedKeys, .withoutEscapingSlashes]))?
+                .count ?? 0
         }
         report("decode (ServerMessage.decode)", size: size, count: iterations) {
             if case .changeset(let decoded)? = try? ServerMessage.decode(frame.bytes) { sink &+= decoded.changes.count }
