@@ -111,6 +111,9 @@ extension ServerMessage {
         if bytes.count <= limit, let read = ChangesetFrameReader.read(bytes) {
             return (.changeset(read.changeset), read.payload)
         }
+        if bytes.count <= limit, let delta = DeltaFrameReader.read(bytes) {
+            return (.delta(delta), nil)
+        }
         return (try decodeStrictly(bytes, limit: limit), nil)
     }
 

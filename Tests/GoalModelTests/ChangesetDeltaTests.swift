@@ -125,4 +125,49 @@ struct ChangesetDeltaTests {
         )
         #expect(renamed.changes == [.playerUpserted(adah)])
     }
+
+    @Test("a later change in one delta reads what an earlier one wrote: a new player's rating moves with a new match")
+    func overlay() throws {
+        var league = LeagueState()
+        try league.apply(
+            try ChangesetDelta(
+                revision: 1,
+                mutationID: MutationID(instance: clientA, seq: 1),
+                author: "alice",
+                time: Self.time,
+                action: nil,
+                changes: [.player(id: pid(2), name: "Béa", nameKey: "béa")],
+                digest: .genesis
+            ).expand(in: league)
+        )
+        let full = try ChangesetDelta(
+            revision: 2,
+            mutationID: MutationID(instance: clientA, seq: 2),
+            author: "alice",
+            time: Self.time,
+            action: nil,
+            changes: [
+                .player(id: pid(1), name: "Ada", nameKey: "ada"),
+                .match(
+                    id: mid(1),
+                    MatchUpdate(homePlayers: [pid(1)], awayPlayers: [pid(2)], homeGoals: 1, awayGoals: 0)
+                ),
+                .matchDeleted(mid(1)),
+            ],
+            digest: .genesis
+        ).expand(in: league)
+        let ratings = full.changes.compactMap { change -> Rating? in
+            if case .ratingUpdated(let rating) = change { return rating }
+            return nil
+        }
+        #expect(
+            ratings == [
+                Rating(playerID: pid(1)),
+                Rating(playerID: pid(1), points: 3, played: 1, won: 1),
+                Rating(playerID: pid(2), played: 1, lost: 1),
+                Rating(playerID: pid(1)),
+                Rating(playerID: pid(2)),
+            ]
+        )
+    }
 }

@@ -26,36 +26,38 @@ extension ChangesetDelta {
     public func expand(in base: some DeltaBase) throws(DeltaExpansionError) -> Changeset {
         var working = WorkingLeague(base: base)
         var changes: [Change] = []
-        changes.reserveCapacity(self.changes.count + 2)
-        for change in self.changes {
+        changes.reserveCapacity(self.changes.count + 4)
+        for (index, change) in self.changes.enumerated() {
+            // The last change needs no overlay: nothing after it reads what it wrote (usually the only change).
+            working.recording = index < self.changes.count - 1
             switch change {
             case .player(let id, let name, let nameKey):
                 if var player = working.player(id) {
                     player.name = name
                     player.nameKey = nameKey
                     player.nameStamp = stamp
-                    working.players[id] = player
+                    working.set(player: player, id: id)
                     changes.append(.playerUpserted(player))
                 } else {
                     let player = Player(id: id, name: name, nameKey: nameKey, created: stamp, nameStamp: stamp)
-                    working.players[id] = player
-                    working.ratings[id] = Rating(playerID: id)
+                    working.set(player: player, id: id)
+                    working.set(rating: Rating(playerID: id), id: id)
                     changes.append(.playerUpserted(player))
                     changes.append(.ratingUpdated(Rating(playerID: id)))
                 }
             case .playerDeleted(let id):
-                working.players[id] = .some(nil)
-                working.ratings[id] = .some(nil)
+                working.set(player: nil, id: id)
+                working.set(rating: nil, id: id)
                 changes.append(.playerDeleted(id))
             case .match(let id, let update):
                 let old = working.match(id)
                 let new = try patched(old, id: id, update)
-                working.matches[id] = new
+                working.set(match: new, id: id)
                 changes.append(.matchUpserted(new))
                 changes += working.moveRatings(old: old, new: new).map(Change.ratingUpdated)
             case .matchDeleted(let id):
                 let old = working.match(id)
-                working.matches[id] = .some(nil)
+                working.set(match: nil, id: id)
                 changes.append(.matchDeleted(id))
                 changes += working.moveRatings(old: old, new: nil).map(Change.ratingUpdated)
             }
@@ -101,8 +103,14 @@ private struct WorkingLeague<Base: DeltaBase> {
     var players: [PlayerID: Player?] = [:]
     var matches: [MatchID: Match?] = [:]
     var ratings: [PlayerID: Rating?] = [:]
+    /// False while expanding the last change: its writes need not be kept.
+    var recording = true
 
     init(base: Base) { self.base = base }
+
+    mutating func set(player: Player?, id: PlayerID) { if recording { players[id] = .some(player) } }
+    mutating func set(match: Match?, id: MatchID) { if recording { matches[id] = .some(match) } }
+    mutating func set(rating: Rating?, id: PlayerID) { if recording { ratings[id] = .some(rating) } }
 
     func player(_ id: PlayerID) -> Player? { players[id] ?? base.player(id) }
     func match(_ id: MatchID) -> Match? { matches[id] ?? base.match(id) }
@@ -125,7 +133,7 @@ private struct WorkingLeague<Base: DeltaBase> {
                     rating.record(match.outcome(for: side), sign: sign)
                 }
             }
-            ratings[id] = rating
+            set(rating: rating, id: id)
             after.append(rating)
         }
         return after

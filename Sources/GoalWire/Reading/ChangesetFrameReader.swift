@@ -149,7 +149,7 @@ enum ChangesetFrameReader {
 
     /// A mutation action: `{"delta":…,"id":…,"op":"adjust_goals","side":…}`, or the optional match fields in
     /// sorted order, `"id"`, then `"name"` (players) and `"op"`.
-    private static func action(_ c: inout FrameCursor) -> MutationAction? {
+    static func action(_ c: inout FrameCursor) -> MutationAction? {
         if c.literal(#"{"delta":"#) {
             guard let delta = c.int(), c.literal(#","id":"#), let id = c.uuid(),
                 c.literal(#","op":"adjust_goals","side":""#)
@@ -164,25 +164,8 @@ enum ChangesetFrameReader {
             }
             return .adjustGoals(id: MatchID(id), side: side, delta: delta)
         }
-        guard c.byte(UInt8(ascii: "{")) else { return nil }
-        var update = MatchUpdate()
-        if c.literal(#""away_goals":"#) {
-            guard let goals = c.int(), c.byte(UInt8(ascii: ",")) else { return nil }
-            update.awayGoals = goals
-        }
-        if c.literal(#""away_players":"#) {
-            guard let players = playerIDs(&c), c.byte(UInt8(ascii: ",")) else { return nil }
-            update.awayPlayers = players
-        }
-        if c.literal(#""home_goals":"#) {
-            guard let goals = c.int(), c.byte(UInt8(ascii: ",")) else { return nil }
-            update.homeGoals = goals
-        }
-        if c.literal(#""home_players":"#) {
-            guard let players = playerIDs(&c), c.byte(UInt8(ascii: ",")) else { return nil }
-            update.homePlayers = players
-        }
-        guard c.literal(#""id":"#), let id = c.uuid() else { return nil }
+        guard c.byte(UInt8(ascii: "{")), let update = matchFields(&c), c.literal(#""id":"#), let id = c.uuid()
+        else { return nil }
         if c.literal(#","op":"update_match"}"#) { return .updateMatch(id: MatchID(id), update) }
         if c.literal(#","op":"create_match"}"#) {
             guard let awayGoals = update.awayGoals, let awayPlayers = update.awayPlayers,
@@ -208,6 +191,30 @@ enum ChangesetFrameReader {
 
     // MARK: Shared pieces
 
+    /// The optional match fields in sorted order, each followed by a comma (an `update_match` or `create_match`
+    /// action, a lean `match` change): `"away_goals":…,`? `"away_players":…,`? `"home_goals":…,`?
+    /// `"home_players":…,`?
+    static func matchFields(_ c: inout FrameCursor) -> MatchUpdate? {
+        var update = MatchUpdate()
+        if c.literal(#""away_goals":"#) {
+            guard let goals = c.int(), c.byte(UInt8(ascii: ",")) else { return nil }
+            update.awayGoals = goals
+        }
+        if c.literal(#""away_players":"#) {
+            guard let players = playerIDs(&c), c.byte(UInt8(ascii: ",")) else { return nil }
+            update.awayPlayers = players
+        }
+        if c.literal(#""home_goals":"#) {
+            guard let goals = c.int(), c.byte(UInt8(ascii: ",")) else { return nil }
+            update.homeGoals = goals
+        }
+        if c.literal(#""home_players":"#) {
+            guard let players = playerIDs(&c), c.byte(UInt8(ascii: ",")) else { return nil }
+            update.homePlayers = players
+        }
+        return update
+    }
+
     /// `{"by":"instance","rev":R}`
     private static func stamp(_ c: inout FrameCursor) -> FieldStamp? {
         guard c.literal(#"{"by":"#), let writer = instance(&c), c.literal(#","rev":"#), let revision = c.unsigned(),
@@ -216,12 +223,12 @@ enum ChangesetFrameReader {
         return FieldStamp(revision: revision, writer: writer)
     }
 
-    private static func instance(_ c: inout FrameCursor) -> ClientInstanceID? {
+    static func instance(_ c: inout FrameCursor) -> ClientInstanceID? {
         c.string().flatMap { ClientInstanceID($0) }
     }
 
     /// `[]` or `["uuid",…]`.
-    private static func playerIDs(_ c: inout FrameCursor) -> [PlayerID]? {
+    static func playerIDs(_ c: inout FrameCursor) -> [PlayerID]? {
         guard c.byte(UInt8(ascii: "[")) else { return nil }
         var ids: [PlayerID] = []
         if c.byte(UInt8(ascii: "]")) { return ids }
