@@ -54,12 +54,12 @@ extension ChangesetDelta {
                 let new = try patched(old, id: id, update)
                 working.set(match: new, id: id)
                 changes.append(.matchUpserted(new))
-                changes += working.moveRatings(old: old, new: new).map(Change.ratingUpdated)
+                working.moveRatings(old: old, new: new, into: &changes)
             case .matchDeleted(let id):
                 let old = working.match(id)
                 working.set(match: nil, id: id)
                 changes.append(.matchDeleted(id))
-                changes += working.moveRatings(old: old, new: nil).map(Change.ratingUpdated)
+                working.moveRatings(old: old, new: nil, into: &changes)
             }
         }
         return Changeset(
@@ -112,31 +112,37 @@ private struct WorkingLeague<Base: DeltaBase> {
     mutating func set(match: Match?, id: MatchID) { if recording { matches[id] = .some(match) } }
     mutating func set(rating: Rating?, id: PlayerID) { if recording { ratings[id] = .some(rating) } }
 
-    func player(_ id: PlayerID) -> Player? { players[id] ?? base.player(id) }
-    func match(_ id: MatchID) -> Match? { matches[id] ?? base.match(id) }
-    func rating(_ id: PlayerID) -> Rating? { ratings[id] ?? base.rating(id) }
+    func player(_ id: PlayerID) -> Player? { players.isEmpty ? base.player(id) : players[id] ?? base.player(id) }
+    func match(_ id: MatchID) -> Match? { matches.isEmpty ? base.match(id) : matches[id] ?? base.match(id) }
+    func rating(_ id: PlayerID) -> Rating? { ratings.isEmpty ? base.rating(id) : ratings[id] ?? base.rating(id) }
 
     /// Moves a match's outcome from the old players' ratings to the new players' (as `LeagueState.writeMatch`
-    /// does) and returns the ratings of old ∪ new players after it, in the engine's order; players without a
-    /// rating are left out, as the engine leaves them out.
-    mutating func moveRatings(old: Match?, new: Match?) -> [Rating] {
-        var touched: [PlayerID] = old?.allPlayers ?? []
-        var seen = Set(touched)
-        for id in new?.allPlayers ?? [] where seen.insert(id).inserted { touched.append(id) }
-        var after: [Rating] = []
-        after.reserveCapacity(touched.count)
+    /// does) and appends the ratings of old ∪ new players after it to `changes`, in the engine's order; players
+    /// without a rating are left out, as the engine leaves them out. Runs once per live changeset on every client:
+    /// no set and no temporary arrays for the usual few players.
+    mutating func moveRatings(old: Match?, new: Match?, into changes: inout [Change]) {
+        let oldPlayers = old?.allPlayers ?? []
+        var touched = oldPlayers
+        if let new {
+            let seen: Set<PlayerID>? = oldPlayers.count > 16 ? Set(oldPlayers) : nil
+            for id in new.allPlayers where !(seen?.contains(id) ?? oldPlayers.contains(id)) { touched.append(id) }
+        }
         for id in touched {
             guard var rating = rating(id) else { continue }
-            for (match, sign) in [(old, -1), (new, 1)] {
-                guard let match else { continue }
-                for side in Side.allCases where match.players(side).contains(id) {
-                    rating.record(match.outcome(for: side), sign: sign)
-                }
-            }
+            if let old { Self.record(old, for: id, sign: -1, into: &rating) }
+            if let new { Self.record(new, for: id, sign: 1, into: &rating) }
             set(rating: rating, id: id)
-            after.append(rating)
+            changes.append(.ratingUpdated(rating))
         }
-        return after
+    }
+
+    /// Adds (1) or takes away (−1) `match`'s outcome for `id`, when `id` plays in it.
+    private static func record(_ match: Match, for id: PlayerID, sign: Int, into rating: inout Rating) {
+        if match.homePlayers.contains(id) {
+            rating.record(match.outcome(for: .home), sign: sign)
+        } else if match.awayPlayers.contains(id) {
+            rating.record(match.outcome(for: .away), sign: sign)
+        }
     }
 }
 
