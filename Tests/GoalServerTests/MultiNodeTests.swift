@@ -18,6 +18,9 @@ struct MultiNodeTests {
     func threeNodesConverge() async throws {
         try await withNodes(3) { nodes in
             let subscribers = try await nodes.asyncMap { try await TestSession.open($0, token: $0.tokens.viewer) }
+            let leanSubscribers = try await nodes.asyncMap {
+                try await TestSession.open($0, token: $0.tokens.viewer, protocolVersion: 2)
+            }
             let setup = try await TestSession.open(nodes[0], token: nodes[0].tokens.admin, stream: .acks)
             let (home, away, match) = (PlayerID(), PlayerID(), MatchID())
             _ = try await setup.commit(seq: 1, base: 0, Make.createPlayer("Ada", id: home))
@@ -61,6 +64,29 @@ struct MultiNodeTests {
             for stream in streams {
                 #expect(stream.map(\.revision) == Array(1...head), "gap-free, in order, each once")
                 #expect(stream == streams[0], "the same changesets (and digests) on every node")
+            }
+            // Protocol 2 on every node: the same deltas (the same bytes), each expanding to the full changeset.
+            var leanStreams: [[ServerMessage]] = []
+            for subscriber in leanSubscribers {
+                let seen = try await subscriber.collect { message in
+                    if case .delta(let delta) = message { return delta.revision == head }
+                    return message.changesetRevision == head
+                }
+                leanStreams.append(seen.filter { if case .delta = $0 { true } else { $0.changesetRevision != nil } })
+            }
+            for stream in leanStreams {
+                #expect(stream == leanStreams[0], "the same frames on every node")
+                var league = LeagueState()
+                for (message, full) in zip(stream, streams[0]) {
+                    switch message {
+                    case .delta(let delta): #expect(try delta.expand(in: league) == full)
+                    case .changeset(let changeset): #expect(changeset == full)
+                    default: Issue.record("not a changeset: \(message)")
+                    }
+                    try league.apply(full)
+                }
+                #expect(stream.count == Int(head))
+                #expect(stream.contains { if case .delta = $0 { true } else { false } })
             }
             let last = streams[0].last { $0.changes.contains { if case .matchUpserted = $0 { true } else { false } } }
             let goals = last?.changes.compactMap { if case .matchUpserted(let m) = $0 { m.homeGoals } else { nil } }
