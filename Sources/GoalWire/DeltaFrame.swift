@@ -65,26 +65,7 @@ extension JSONWriter {
             raw(#","kind":"player_deleted"}"#)
         case .match(let id, let update):
             byte(UInt8(ascii: "{"))
-            if let goals = update.awayGoals {
-                raw(#""away_goals":"#)
-                integer(goals)
-                byte(UInt8(ascii: ","))
-            }
-            if let players = update.awayPlayers {
-                raw(#""away_players":"#)
-                playerIDs(players)
-                byte(UInt8(ascii: ","))
-            }
-            if let goals = update.homeGoals {
-                raw(#""home_goals":"#)
-                integer(goals)
-                byte(UInt8(ascii: ","))
-            }
-            if let players = update.homePlayers {
-                raw(#""home_players":"#)
-                playerIDs(players)
-                byte(UInt8(ascii: ","))
-            }
+            matchFields(update)
             raw(#""id":"#)
             uuid(id.uuid)
             raw(#","kind":"match"}"#)

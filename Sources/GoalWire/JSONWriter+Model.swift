@@ -159,26 +159,7 @@ extension JSONWriter {
             uuid(id.uuid)
             raw(#","op":"create_match""#)
         case .updateMatch(let id, let update):
-            if let goals = update.awayGoals {
-                raw(#""away_goals":"#)
-                integer(goals)
-                byte(UInt8(ascii: ","))
-            }
-            if let players = update.awayPlayers {
-                raw(#""away_players":"#)
-                playerIDs(players)
-                byte(UInt8(ascii: ","))
-            }
-            if let goals = update.homeGoals {
-                raw(#""home_goals":"#)
-                integer(goals)
-                byte(UInt8(ascii: ","))
-            }
-            if let players = update.homePlayers {
-                raw(#""home_players":"#)
-                playerIDs(players)
-                byte(UInt8(ascii: ","))
-            }
+            matchFields(update)
             raw(#""id":"#)
             uuid(id.uuid)
             raw(#","op":"update_match""#)
@@ -193,6 +174,31 @@ extension JSONWriter {
             raw(#""id":"#)
             uuid(id.uuid)
             raw(#","op":"delete_match""#)
+        }
+    }
+
+    /// The written match fields in sorted key order, each followed by a comma (an `update_match` action, a lean
+    /// `match` change): `"away_goals":…,`? `"away_players":…,`? `"home_goals":…,`? `"home_players":…,`?
+    mutating func matchFields(_ update: MatchUpdate) {
+        if let goals = update.awayGoals {
+            raw(#""away_goals":"#)
+            integer(goals)
+            byte(UInt8(ascii: ","))
+        }
+        if let players = update.awayPlayers {
+            raw(#""away_players":"#)
+            playerIDs(players)
+            byte(UInt8(ascii: ","))
+        }
+        if let goals = update.homeGoals {
+            raw(#""home_goals":"#)
+            integer(goals)
+            byte(UInt8(ascii: ","))
+        }
+        if let players = update.homePlayers {
+            raw(#""home_players":"#)
+            playerIDs(players)
+            byte(UInt8(ascii: ","))
         }
     }
 

@@ -47,16 +47,7 @@ enum ChangesetFrameReader {
             action = read
         }
         guard c.literal(#""author":"#), let author = c.string(), c.literal(#","changes":["#) else { return nil }
-        var changes: [Change] = []
-        if !c.byte(UInt8(ascii: "]")) {
-            while true {
-                guard let next = change(&c) else { return nil }
-                changes.append(next)
-                if c.byte(UInt8(ascii: ",")) { continue }
-                guard c.byte(UInt8(ascii: "]")) else { return nil }
-                break
-            }
-        }
+        guard let changes = FrameCursor.elements(&c, change) else { return nil }
         var mutationID: MutationID?
         var split = c.index
         if c.literal(#","client_instance":"#) {

@@ -24,16 +24,7 @@ enum DeltaFrameReader {
             action = read
         }
         guard c.literal(#""author":"#), let author = c.string(), c.literal(#","changes":["#) else { return nil }
-        var changes: [DeltaChange] = []
-        if !c.byte(UInt8(ascii: "]")) {
-            while true {
-                guard let next = change(&c) else { return nil }
-                changes.append(next)
-                if c.byte(UInt8(ascii: ",")) { continue }
-                guard c.byte(UInt8(ascii: "]")) else { return nil }
-                break
-            }
-        }
+        guard let changes = FrameCursor.elements(&c, change) else { return nil }
         guard c.literal(#","client_instance":"#), let instance = ChangesetFrameReader.instance(&c),
             c.literal(#","seq":"#), let seq = c.unsigned(), c.byte(UInt8(ascii: "}")), c.atEnd
         else { return nil }

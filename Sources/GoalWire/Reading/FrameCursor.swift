@@ -143,4 +143,20 @@ struct FrameCursor {
         default: 0xFF
         }
     }
+
+    /// The elements of an array whose `[` was just read, each read by `element`, up to and including its `]`; nil
+    /// at the first element `element` refuses or a missing separator.
+    static func elements<Element>(
+        _ c: inout FrameCursor,
+        _ element: (inout FrameCursor) -> Element?
+    ) -> [Element]? {
+        var elements: [Element] = []
+        if c.byte(UInt8(ascii: "]")) { return elements }
+        while true {
+            guard let next = element(&c) else { return nil }
+            elements.append(next)
+            if c.byte(UInt8(ascii: ",")) { continue }
+            return c.byte(UInt8(ascii: "]")) ? elements : nil
+        }
+    }
 }
