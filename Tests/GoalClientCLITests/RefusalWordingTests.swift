@@ -43,6 +43,7 @@ struct RefusalWordingTests {
     @Test("nothing listening: one line that says once that it cannot connect, and where")
     func connectionFailureSaidOnce() async throws {
         let closedPort = try ExitCodeTests.closedPort()
+        defer { withExtendedLifetime(closedPort) {} }
         try await withTestDaemon { daemon in
             var client = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
             client.environment["GOAL_SERVER"] = "wss://localhost:\(closedPort)"

@@ -76,8 +76,10 @@ struct WhoCommandTests {
             let bad = try await client.run(["who"])
             #expect(bad.status == 4)
             var nowhere = client.with(token: daemon.tokens.viewer)
-            nowhere.environment["GOAL_SERVER"] = "wss://localhost:\(try ExitCodeTests.closedPort())"
+            let closedPort = try ExitCodeTests.closedPort()
+            nowhere.environment["GOAL_SERVER"] = "wss://localhost:\(closedPort)"
             let down = try await nowhere.run(["who", "--json"])
+            withExtendedLifetime(closedPort) {}
             #expect(down.status == 3)
             #expect(down.stdout.isEmpty)
         }
