@@ -11,6 +11,9 @@ struct InteropTests {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Interop/websockets_client.py").path
+    static let leanScript = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Interop/lean_client.py").path
 
     /// The system python3 when Debian's python3-websockets (which `.ci/run` installs) is there, or nil. Checked by
     /// the package's files rather than by running python: a trait's condition is evaluated synchronously.
@@ -44,6 +47,26 @@ struct InteropTests {
             #expect(ChangesetFrame.verify(changeset, previousDigest: .genesis))
             guard case .snapshotChunk(let chunk) = messages[5] else { return }
             #expect(chunk.players.map(\.name) == ["Python Pat"])
+        }
+    }
+
+    @Test(
+        "Python, from PROTOCOL.md alone: protocol 2 deltas expand to full changesets whose digests chain",
+        .enabled(if: python != nil, "needs python3-websockets (apt-get install python3-websockets; .ci/run does)")
+    )
+    func pythonLeanChangesets() async throws {
+        let python = try #require(Self.python)
+        try await withTestDaemon { daemon in
+            let directory = try TestCertificates.makeTemporaryDirectory()
+            let files = try TestCertificates.shared.write(to: directory)
+            let arguments = [
+                Self.leanScript, "--url", "wss://localhost:\(daemon.port)/v1/stream", "--ca", files.ca,
+                "--token", daemon.tokens.editor,
+            ]
+            let result = try await ChildProcess.run(python, arguments, outputsIn: directory)
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines == (1...10).map { "delta \($0) ok" }, "\(result.stdout)")
         }
     }
 }
