@@ -52,6 +52,7 @@ struct FailoverCommandTests {
             let fields = try jsonObject(status.stdout)
             #expect(fields["server"] as? String == up)
             #expect(fields["node"] as? String == "node-b")
+            #expect(fields["protocol"] as? Int == 2)
             #expect(fields["servers"] as? [String] == [down, up])
             let human = try await bare.run(["status"])
             #expect(human.lines.contains { $0.hasPrefix("server") && $0.hasSuffix(up) })

@@ -78,7 +78,10 @@ struct LiveFailoverTests {
         do {
             client.start()
             try await pollUntil("live on node A") { client.status.value.isLive }
-            #expect(client.server.value == ServerLocation(index: 0, name: Self.servers[0], node: "node-a"))
+            #expect(
+                client.server.value
+                    == ServerLocation(index: 0, name: Self.servers[0], node: "node-a", protocolVersion: 2)
+            )
             for (offset, name) in ["Ada", "Bea", "Cy"].enumerated() {
                 let ack = try await Self.perform(
                     client,
@@ -99,7 +102,10 @@ struct LiveFailoverTests {
             try await pollUntil("live on node B") {
                 client.status.value.isLive && client.server.value.node == "node-b"
             }
-            #expect(client.server.value == ServerLocation(index: 1, name: Self.servers[1], node: "node-b"))
+            #expect(
+                client.server.value
+                    == ServerLocation(index: 1, name: Self.servers[1], node: "node-b", protocolVersion: 2)
+            )
             let onB = transport.received.filter { $0.server == 1 }.map(\.message)
             guard case .welcome(let welcome) = onB.first else {
                 Issue.record("node B did not answer with a welcome first: \(onB)")

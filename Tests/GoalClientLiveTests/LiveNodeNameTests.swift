@@ -28,7 +28,12 @@ struct LiveNodeNameTests {
             try await pollUntil("the client live") { client.status.value.isLive }
             #expect(
                 client.server.value
-                    == ServerLocation(index: 0, name: LiveFailoverTests.servers[0], node: "goald-east-1")
+                    == ServerLocation(
+                        index: 0,
+                        name: LiveFailoverTests.servers[0],
+                        node: "goald-east-1",
+                        protocolVersion: 2
+                    )
             )
         }
     }

@@ -28,7 +28,9 @@ struct ClientFailoverTests {
         h.deliver(.changeset(second))
         h.deliver(.caughtUp(head: 2))
         #expect(h.statuses.last == .live(roundTrip: nil))
-        #expect(h.client.server.value == ServerLocation(index: 0, name: Self.servers[0], node: "node-a"))
+        #expect(
+            h.client.server.value == ServerLocation(index: 0, name: Self.servers[0], node: "node-a", protocolVersion: 2)
+        )
 
         h.deliver(.closed(code: CloseCode.goingAway.rawValue, reason: "shutting down"))
         // No wait: the second connection is already open, to server 1.
@@ -47,7 +49,9 @@ struct ClientFailoverTests {
         again.node = "node-b"
         h.deliver(.welcome(again))
         #expect(h.statuses.last == .live(roundTrip: nil))
-        #expect(h.client.server.value == ServerLocation(index: 1, name: Self.servers[1], node: "node-b"))
+        #expect(
+            h.client.server.value == ServerLocation(index: 1, name: Self.servers[1], node: "node-b", protocolVersion: 2)
+        )
         #expect(h.client.replica.value.revision == 2)
         #expect(h.client.replica.value.digest == second.digest)
     }

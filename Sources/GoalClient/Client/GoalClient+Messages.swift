@@ -32,7 +32,12 @@ extension GoalClient {
             break
         case .welcomed(let welcome, let live):
             roleStorage.value = welcome.role
-            if serverStorage.value.node != welcome.node { serverStorage.value.node = welcome.node }
+            if serverStorage.value.node != welcome.node
+                || serverStorage.value.protocolVersion != welcome.protocolVersion
+            {
+                serverStorage.value.node = welcome.node
+                serverStorage.value.protocolVersion = welcome.protocolVersion
+            }
             // Publish the first epoch at once; a replica emptied by an epoch change stays visible until the
             // snapshot that follows replaces it.
             if epochBefore == nil, state.replica.epoch != nil {

@@ -1,5 +1,5 @@
 /// Which server a `GoalClient` is on: its place in `ClientConfiguration.servers`, its name there, and the node id
-/// the server's `welcome` named.
+/// and protocol version the server's `welcome` named.
 ///
 /// Value type, `Sendable`; the client publishes it as a `Property` (`GoalClient.server`) on its scheduler.
 public struct ServerLocation: Hashable, Sendable, CustomStringConvertible {
@@ -10,11 +10,14 @@ public struct ServerLocation: Hashable, Sendable, CustomStringConvertible {
     /// The node id of `welcome.node` (goald's `nodeId`): nil until this connection is welcomed, or when the server
     /// does not send one (an older goald).
     public var node: String?
+    /// The protocol version the server's `welcome` answered (1 or 2): nil until this connection is welcomed.
+    public var protocolVersion: Int?
 
-    public init(index: Int, name: String, node: String? = nil) {
+    public init(index: Int, name: String, node: String? = nil, protocolVersion: Int? = nil) {
         self.index = index
         self.name = name
         self.node = node
+        self.protocolVersion = protocolVersion
     }
 
     public var description: String {

@@ -6,7 +6,7 @@ import GoalModel
 import GoalReactive
 
 /// `goal-client status`: connects once and reports the server it got to (with several servers, the first that
-/// answered) and the goald node behind it (`welcome.node`), the role of the token, the revision, epoch and digest of
+/// answered), the goald node behind it (`welcome.node`) and the protocol version it speaks, the role of the token, the revision, epoch and digest of
 /// the league, its size, and how long connecting and syncing took.
 struct Status: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Connect once and show the server and league state.")
@@ -25,6 +25,7 @@ struct Status: AsyncParsableCommand {
                     JSONValue.object([
                         ("server", .string(server.name)),
                         ("node", server.node.map(JSONValue.string) ?? .null),
+                        ("protocol", server.protocolVersion.map(JSONValue.int) ?? .null),
                         ("servers", .array(session.client.configuration.servers.map(JSONValue.string))),
                         ("connection", .string("live")),
                         ("role", .string(role)),
@@ -40,6 +41,7 @@ struct Status: AsyncParsableCommand {
                 let lines = [
                     ["server", TerminalText.escape(server.name)],
                     ["node", TerminalText.escape(server.node ?? "-")],
+                    ["protocol", server.protocolVersion.map(String.init) ?? "-"],
                     ["connection", "live"],
                     ["role", role],
                     ["revision", "r\(replica.revision)"],
