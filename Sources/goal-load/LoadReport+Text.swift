@@ -8,8 +8,9 @@ extension LoadReport {
         lines.append(
             "goal-load \(s.scenario): \(s.subscribers) subscribers, \(s.writers) writers, "
                 + "rate \(s.rate > 0 ? "\(Self.number(s.rate))/s" : "flat out") window \(s.window), "
-                + "\(Self.number(s.durationSeconds)) s, mix \(s.mix), \(s.threads) threads, open-file limit "
-                + "\(s.openFileLimit), load \(s.loadAverage)"
+                + "\(Self.number(s.durationSeconds)) s, mix \(s.mix), protocol \(s.protocolVersion)"
+                + "\(s.deflate ? " with deflate" : ""), \(s.threads) threads, open-file limit \(s.openFileLimit), load "
+                + "\(s.loadAverage)"
         )
         let c = connections
         lines.append(

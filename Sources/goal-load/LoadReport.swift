@@ -15,6 +15,9 @@ struct LoadReport: Codable, Sendable, Equatable {
         var mix: String
         var sampledSubscribers: Int
         var threads: Int
+        /// The protocol version subscribers asked for (`--protocol`), and whether they offered permessage-deflate.
+        var protocolVersion: Int
+        var deflate: Bool
         var openFileLimit: UInt64
         /// /proc/loadavg when the run ended (other work on the machine skews every figure).
         var loadAverage: String

@@ -57,6 +57,8 @@ extension LoadRunner {
                 mix: shape.mix.description,
                 sampledSubscribers: run.subscribers.filter(\.sampled).count,
                 threads: configuration.threads,
+                protocolVersion: configuration.protocolVersion,
+                deflate: configuration.permessageDeflate,
                 openFileLimit: run.openFileLimit,
                 loadAverage: Self.loadAverage()
             ),

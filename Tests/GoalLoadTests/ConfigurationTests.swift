@@ -29,6 +29,17 @@ struct ConfigurationTests {
         #expect(throws: (any Error).self) { try LoadOptions.parse(["--preset", "fanout"]) }
     }
 
+    @Test func theProtocolIs2ByDefaultAnd1OnAskingAndNothingElse() throws {
+        let standard = try LoadOptions.parse(["--insecure"]).configuration(environment: ["GOAL_TOKEN": "t"])
+        #expect(standard.protocolVersion == 2)
+        let older = try LoadOptions.parse(["--insecure", "--protocol", "1"]).configuration(environment: [
+            "GOAL_TOKEN": "t"
+        ])
+        #expect(older.protocolVersion == 1)
+        let unknown = try LoadOptions.parse(["--insecure", "--protocol", "3"])
+        #expect(throws: LoadError.self) { try unknown.configuration(environment: ["GOAL_TOKEN": "t"]) }
+    }
+
     @Test func aTokenIsRequired() throws {
         let options = try LoadOptions.parse(["--insecure"])
         #expect(throws: LoadError.self) { try options.configuration(environment: [:]) }
