@@ -1,4 +1,5 @@
-/// What a replica lends `ChangesetDelta.expand(in:)`: the league at the revision before the delta.
+/// What a replica lends `ChangesetDelta.expand(in:)`: the league at the revision before the delta. Read only, and
+/// only during that one synchronous call, on the caller's thread; nothing keeps it afterwards.
 public protocol DeltaBase {
     func player(_ id: PlayerID) -> Player?
     func match(_ id: MatchID) -> Match?
@@ -7,6 +8,7 @@ public protocol DeltaBase {
 
 /// Why a lean changeset could not be expanded: the replica is not at the revision before it (or the delta is not
 /// one the server makes). The client treats it like a digest mismatch: it resumes, and gets full changesets.
+/// Value type, `Sendable`.
 public enum DeltaExpansionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A patch for a match the replica does not have, written partly (a creation writes every field).
     case unknownMatch(MatchID)

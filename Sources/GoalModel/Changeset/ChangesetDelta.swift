@@ -42,7 +42,7 @@ public struct ChangesetDelta: Hashable, Sendable {
     public var stamp: FieldStamp { FieldStamp(revision: revision, writer: mutationID.instance) }
 }
 
-/// One change of a `ChangesetDelta`.
+/// One change of a `ChangesetDelta`. Value type, `Sendable`.
 public enum DeltaChange: Hashable, Sendable {
     /// A player created (when the replica has no player with this id: it also gets a zero rating) or renamed.
     case player(id: PlayerID, name: String, nameKey: String)
