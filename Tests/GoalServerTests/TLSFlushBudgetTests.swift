@@ -3,7 +3,7 @@ import Testing
 
 @testable import GoalServer
 
-/// `TLSFlushBudget`: every flush carries at most one TLS record's worth, bytes go out whole and in order, and a
+/// `TLSFlushBudget`: every flush carries at most the budget (under one TLS record), bytes go out whole and in order, and a
 /// flush happens only when the next write would not fit.
 @Suite("TLS flush budget")
 struct TLSFlushBudgetTests {

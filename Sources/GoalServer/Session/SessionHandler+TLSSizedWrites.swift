@@ -7,11 +7,12 @@ import NIOCore
 /// `maximumPreservedOutboundBufferCapacity: .max` whatever the handler's configuration says. One snapshot of a
 /// league (tens of KB) or one backlog page (up to MBs) written with a single flush left every session that received
 /// it with a buffer that large: 49.5 KiB per idle session after a snapshot against 25.7 with an empty league
-/// (docs/BENCHMARKS.md). No listed library bounds it, so the session flushes before its unflushed bytes pass one
-/// TLS record, and the buffer keeps its first size (one record). Everything here runs on the channel's event loop.
+/// (docs/BENCHMARKS.md). No listed library bounds it, so the session flushes before its unflushed bytes pass its
+/// flush budget (`TLSFlushBudget.maxBytesPerFlush`, 4 KiB), and the buffer keeps that size. Everything here runs on
+/// the channel's event loop.
 extension SessionHandler {
     /// Writes `buffer` within the flush budget (`TLSFlushBudget`): flushed first or in flushed pieces when it would
-    /// pass one record's worth. `promise` completes with the last piece (the channel writes in order). Leaves the
+    /// pass the budget. `promise` completes with the last piece (the channel writes in order). Leaves the
     /// last piece unflushed, like `context.write`.
     func writeSized(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
         var buffer = buffer

@@ -52,7 +52,7 @@ final class SessionHandler: ChannelInboundHandler {
     var queue = CircularBuffer<ByteBuffer>()
     var queuedBytes = 0
     var needsFlush = false
-    /// What was written since the last flush, kept within one TLS record (`writeSized`).
+    /// What was written since the last flush, kept within the flush budget (`writeSized`).
     var flushBudget = TLSFlushBudget()
 
     // Limits and timers.
