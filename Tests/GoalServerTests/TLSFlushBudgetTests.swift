@@ -19,9 +19,9 @@ struct TLSFlushBudgetTests {
         var budget = TLSFlushBudget()
         var events: [Event] = []
 
-        mutating func write(_ length: Int) {
+        mutating func write(_ length: Int, limit: Int = TLSFlushBudget.maxBytesPerFlush) {
             var recorded: [Event] = []
-            budget.write(length) { count, last in
+            budget.write(length, limit: limit) { count, last in
                 recorded.append(.piece(count, last: last))
             } flush: {
                 recorded.append(.flush)
@@ -43,6 +43,20 @@ struct TLSFlushBudgetTests {
         for _ in 0..<(perFlush + 1) { recorder.write(frame) }
         let pieces = Array(repeating: Event.piece(frame, last: true), count: perFlush)
         #expect(recorder.events == pieces + [.flush, .piece(frame, last: true)])
+    }
+
+    @Test("catch-up writes are cut at the catch-up budget, a quarter of a record")
+    func catchUpWritesAreCutSmaller() {
+        var recorder = Recorder()
+        let limit = TLSFlushBudget.catchUpBytesPerFlush
+        let piece = limit - TLSFlushBudget.bytesPerRecord
+        recorder.write(2 * piece + 10, limit: limit)
+        #expect(
+            recorder.events == [
+                .piece(piece, last: false), .flush, .piece(piece, last: false), .flush, .piece(10, last: true),
+            ]
+        )
+        #expect(piece * 4 < TLSFlushBudget.largestPiece)
     }
 
     @Test("a write larger than a record goes in flushed pieces; the last one stays unflushed")

@@ -181,7 +181,7 @@ extension SessionHandler {
         catchUpBytesUnwritten += bytes
         let written = context.eventLoop.makePromise(of: Void.self)
         written.futureResult.assumeIsolated().whenComplete { _ in self.catchUpBytesUnwritten -= bytes }
-        writeSized(frames, promise: written, context: context)
+        writeSized(frames, promise: written, context: context, limit: TLSFlushBudget.catchUpBytesPerFlush)
     }
 
     /// The slow-consumer policy: drop the queue, send 4008 after what is already in the socket, abort after 5 s.

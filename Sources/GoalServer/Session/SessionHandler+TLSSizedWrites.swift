@@ -8,15 +8,20 @@ import NIOCore
 /// league (tens of KB) or one backlog page (up to MBs) written with a single flush left every session that received
 /// it with a buffer that large: 49.5 KiB per idle session after a snapshot against 25.7 with an empty league
 /// (docs/BENCHMARKS.md). No listed library bounds it, so the session flushes before its unflushed bytes pass its
-/// flush budget (`TLSFlushBudget.maxBytesPerFlush`, 4 KiB), and the buffer keeps that size. Everything here runs on
-/// the channel's event loop.
+/// flush budget (`TLSFlushBudget`: one record live, 4 KiB while catching up), and the buffer keeps that size.
+/// Everything here runs on the channel's event loop.
 extension SessionHandler {
     /// Writes `buffer` within the flush budget (`TLSFlushBudget`): flushed first or in flushed pieces when it would
     /// pass the budget. `promise` completes with the last piece (the channel writes in order). Leaves the
     /// last piece unflushed, like `context.write`.
-    func writeSized(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
+    func writeSized(
+        _ buffer: ByteBuffer,
+        promise: EventLoopPromise<Void>?,
+        context: ChannelHandlerContext,
+        limit: Int = TLSFlushBudget.maxBytesPerFlush
+    ) {
         var buffer = buffer
-        flushBudget.write(buffer.readableBytes) { count, last in
+        flushBudget.write(buffer.readableBytes, limit: limit) { count, last in
             let piece = last ? buffer : buffer.readSlice(length: count) ?? buffer
             context.write(wrapOutboundOut(piece), promise: last ? promise : nil)
         } flush: {
