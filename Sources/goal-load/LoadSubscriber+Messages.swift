@@ -90,13 +90,8 @@ extension LoadSubscriber {
         case .deliver:
             let changeset: Changeset
             do {
-                switch message {
-                case .changeset(let full): changeset = full
-                case .delta(let delta):
-                    guard let replica = s.replica else { return false }
-                    changeset = try replica.expand(delta)
-                default: return false
-                }
+                guard let replica = s.replica, let full = try replica.changeset(in: message) else { return false }
+                changeset = full
                 try s.replica?.apply(changeset)
             } catch {
                 s.note("\(error)")

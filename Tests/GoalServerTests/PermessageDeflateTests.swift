@@ -52,21 +52,23 @@ struct PermessageDeflateTests {
         return client
     }
 
-    /// The next message that is not a ping, pong or presence, as the bytes of its frame (inflated when compressed)
-    /// and whether it came compressed.
-    static func nextFrame(_ client: TestWebSocketClient) async throws -> (bytes: [UInt8], compressed: Bool) {
+    /// The next message that is not a ping, pong or presence, as the bytes of its frame (inflated when compressed),
+    /// whether it came compressed, and its payload's size as it travelled.
+    static func nextFrame(
+        _ client: TestWebSocketClient
+    ) async throws -> (bytes: [UInt8], compressed: Bool, wirePayload: Int) {
         while true {
             switch try await client.next() {
             case .text(let bytes):
                 if String(decoding: bytes, as: UTF8.self).hasPrefix(#"{"type":"presence"#) { continue }
-                return (bytes, false)
+                return (bytes, false, bytes.count)
             case .compressed(let bytes):
                 let inflated = try MessageInflater().inflate(
                     ByteBufferAllocator().buffer(bytes: bytes),
                     limit: 1 << 20,
                     allocator: ByteBufferAllocator()
                 )
-                return (Array(inflated.readableBytesView), true)
+                return (Array(inflated.readableBytesView), true, bytes.count)
             case .ping, .pong:
                 continue
             case let other:

@@ -83,12 +83,7 @@ struct SyncSession {
             return .welcomed(welcome, live: live)
         case .deliver:
             do {
-                let changeset: Changeset
-                switch message {
-                case .changeset(let full): changeset = full
-                case .delta(let delta): changeset = try replica.expand(delta)
-                default: return .none
-                }
+                guard let changeset = try replica.changeset(in: message) else { return .none }
                 return try replica.apply(changeset, payload: payload) ? .applied(changeset) : .none
             } catch {
                 machine.rewind(to: before)

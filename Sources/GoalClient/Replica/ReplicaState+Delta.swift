@@ -1,4 +1,5 @@
 public import GoalModel
+public import GoalWire
 
 extension ReplicaState {
     /// The full changeset of a lean one (`delta`, protocol 2), expanded against this replica, which must be at the
@@ -11,6 +12,18 @@ extension ReplicaState {
             return try delta.expand(in: ReplicaDeltaBase(replica: self))
         } catch {
             throw .leanChangeset(revision: delta.revision, error)
+        }
+    }
+}
+
+extension ReplicaState {
+    /// The full changeset a stream message carries: a `changeset` as it is, a `delta` expanded against this replica
+    /// (`expand(_:)`); nil for any other message.
+    public func changeset(in message: ServerMessage) throws(ReplicaError) -> Changeset? {
+        switch message {
+        case .changeset(let changeset): changeset
+        case .delta(let delta): try expand(delta)
+        default: nil
         }
     }
 }

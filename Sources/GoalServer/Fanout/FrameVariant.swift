@@ -1,3 +1,4 @@
+import GoalWire
 import Synchronization
 
 /// Which bytes a `stream: all` session takes for its live changesets: the full `changeset` frames or the lean
@@ -18,6 +19,19 @@ enum FrameVariant: Int, CaseIterable, Sendable {
         case (true, false): self = .lean
         case (true, true): self = .leanDeflated
         }
+    }
+
+    /// What a session takes: `stream: all` sessions of protocol 2 or later take lean frames, those that negotiated
+    /// permessage-deflate compressed ones; `stream: acks` sessions get no changesets (`full`, never written).
+    init(for identity: SessionIdentity, negotiatedDeflate: Bool) {
+        guard identity.stream == .all else {
+            self = .full
+            return
+        }
+        self.init(
+            lean: identity.protocolVersion >= WireProtocol.leanChangesetsVersion,
+            compressed: negotiatedDeflate
+        )
     }
 
     /// The variants built on demand (every one but `full`).

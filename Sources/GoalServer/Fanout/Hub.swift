@@ -61,13 +61,7 @@ final class Hub: Sendable {
     /// Sends a durable batch to every loop that has something to do with it.
     func publish(_ batch: ClosedBatch) {
         let commits = batch.storage.commits
-        var frames = allocator.buffer(capacity: commits.reduce(0) { $0 + $1.frame.count + 10 })
-        var ends: [Int] = []
-        ends.reserveCapacity(commits.count)
-        for commit in commits {
-            ServerFrameEncoder.write(opcode: .text, payload: commit.frame, into: &frames)
-            ends.append(frames.readableBytes)
-        }
+        let (frames, ends) = ServerFrameEncoder.textFrames(commits.map(\.frame), allocator: allocator)
         var replies: [Int: [Reply]] = [:]
         for reply in batch.replies {
             if let direct = reply.direct {  // an HTTP API request: answered now, durable

@@ -69,14 +69,16 @@ struct BatchVariants: Sendable {
     ) -> BatchVariants {
         guard !commits.isEmpty else { return .none }
         var variants = BatchVariants()
-        let lean = LeanPayloads(commits)
+        let leanWanted = demand.isWanted(.lean)
+        let leanDeflatedWanted = compression != nil && demand.isWanted(.leanDeflated)
+        let lean = leanWanted || leanDeflatedWanted ? LeanPayloads(commits) : nil
         if let compression, demand.isWanted(.fullDeflated) {
             variants.fullDeflated = VariantFrames { compression.deflatedFrames(of: commits.map(\.frame)) }
         }
-        if demand.isWanted(.lean) {
+        if leanWanted, let lean {
             variants.lean = VariantFrames { ServerFrameEncoder.textFrames(lean.payloads(), allocator: allocator) }
         }
-        if let compression, demand.isWanted(.leanDeflated) {
+        if leanDeflatedWanted, let compression, let lean {
             variants.leanDeflated = VariantFrames { compression.deflatedFrames(of: lean.payloads()) }
         }
         return variants

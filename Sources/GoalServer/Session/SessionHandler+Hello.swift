@@ -107,7 +107,7 @@ extension SessionHandler {
             protocolVersion: hello.protocolVersion
         )
         let pipelined = inbound.opened(identity)
-        registration = identity
+        register(identity)
         core.metrics.sessions.increment()
         handshakeDeadline?.cancel()
         handshakeDeadline = nil

@@ -98,16 +98,14 @@ final class SessionHandler: ChannelInboundHandler {
         self.logger = logger
     }
 
-    /// A `stream: all` session that negotiated permessage-deflate: the shard writes it the compressed window.
-    var takesCompressedFrames: Bool { negotiatedDeflate && registration?.stream == .all }
+    /// The bytes the shard writes this session's live changesets in: fixed by the hello (`FrameVariant(for:)`), set
+    /// once before the session registers with its shard, read on every visit.
+    private(set) var frameVariant = FrameVariant.full
 
-    /// The bytes the shard writes this session's live changesets in.
-    var frameVariant: FrameVariant { FrameVariant(lean: takesLeanFrames, compressed: takesCompressedFrames) }
-
-    /// A `stream: all` session of protocol 2 or later: the shard writes it live changesets as `delta` frames.
-    var takesLeanFrames: Bool {
-        guard let registration, registration.stream == .all else { return false }
-        return registration.protocolVersion >= WireProtocol.leanChangesetsVersion
+    /// Takes the identity of an accepted hello (the registration) and the frame variant it implies.
+    func register(_ identity: SessionIdentity) {
+        registration = identity
+        frameVariant = FrameVariant(for: identity, negotiatedDeflate: negotiatedDeflate)
     }
 
     /// The newest changeset revision written to this session (0 before registration or for `stream: acks`).
