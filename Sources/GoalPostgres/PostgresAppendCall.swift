@@ -59,6 +59,8 @@ struct PostgresAppendCall {
         let slots = MatchSlots(matches)
         let log = LogRows(batch.commits)
         let records = batch.clientRecords
+        // The other nodes take the batch from its notification when it fits; an import only rings.
+        let notice = base != nil && movesHead ? PostgresHeadNotice.body(of: batch) : nil
         func matchRevisions(_ stamp: (Match) -> FieldStamp) -> [Int64] {
             matches.map { PostgresCoding.integer(stamp($0).revision) }
         }
@@ -90,7 +92,8 @@ struct PostgresAppendCall {
                 \(log.indexKinds)::SMALLINT[], \(log.indexIDs)::TEXT[], \(log.indexRevisions)::BIGINT[],
                 \(records.map(\.instance.rawValue))::TEXT[], \(records.map { Int64(clamping: $0.lastSeq) })::BIGINT[],
                 \(records.map { ByteBuffer(bytes: ClientResultsCoding.encode($0.results)) })::BYTEA[],
-                \(records.map(\.lastUsed.millisecondsSince1970))::BIGINT[]
+                \(records.map(\.lastUsed.millisecondsSince1970))::BIGINT[],
+                \(notice)::TEXT
             )
             """
         )

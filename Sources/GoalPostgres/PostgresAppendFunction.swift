@@ -1,3 +1,5 @@
+import Foundation
+
 /// `goald_append`, the stored function that writes one batch in ONE statement, and `goald_changes`, the read it
 /// answers with (schema v4). The league row is the one serialization point between nodes, and a node holding it
 /// should wait for nothing: sampling `pg_stat_activity` under three nodes with a transaction of separate statements
@@ -14,6 +16,8 @@
 /// (delivered at commit). NULL arrays are not accepted: an empty array writes no rows.
 ///
 /// A change to either function is a new migration with `CREATE OR REPLACE FUNCTION`, never an edit of this one.
+/// Schema v5 adds `goald_append` with one parameter more, `notice` (`createWithNotice`), beside v4's: a node of the
+/// previous release keeps writing through v4's until it is upgraded.
 enum PostgresAppendFunction {
     /// `goald_changes(after_revision, after_version)`: the head, the log rows after `after_revision` up to it and
     /// the client records written after `after_version`, as one row of arrays read in one statement (one snapshot,
@@ -146,4 +150,30 @@ enum PostgresAppendFunction {
         END
         $goald$
         """
+
+    /// `goald_append(…, notice)` (schema v5): v4's function, except that the notification carries `notice` (a
+    /// `PostgresHeadNotice` body: the batch, so the other nodes need not read it) after a header line of the version
+    /// written, the version and the revision it was written on. Without a notice, or one too large for NOTIFY, it
+    /// sends the version alone, as v4 does. Derived from `create` by replacing exactly those two places, so the
+    /// two versions' writes cannot drift apart.
+    static let createWithNotice: String = {
+        let parameters = "record_results BYTEA[], record_last_used BIGINT[]\n"
+        let notify = "PERFORM pg_notify('\(PostgresSchema.headChannel)', written_version::TEXT);"
+        let noticeLimit = PostgresHeadNotice.bodyLimit
+        let withNotice = """
+            IF notice IS NOT NULL AND octet_length(notice) <= \(noticeLimit) THEN
+                        PERFORM pg_notify('\(PostgresSchema.headChannel)', written_version::TEXT || ' ' ||
+                            locked_version::TEXT || ' ' || locked_revision::TEXT || E'\\n' || notice);
+                    ELSE
+                        \(notify)
+                    END IF;
+            """
+        precondition(create.components(separatedBy: parameters).count == 2, "v4's parameter list moved")
+        precondition(create.components(separatedBy: notify).count == 2, "v4's notification moved")
+        return create.replacingOccurrences(
+            of: parameters,
+            with: "record_results BYTEA[], record_last_used BIGINT[],\n    notice TEXT\n"
+        )
+        .replacingOccurrences(of: notify, with: withNotice)
+    }()
 }

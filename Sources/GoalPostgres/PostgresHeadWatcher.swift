@@ -2,10 +2,11 @@ import GoalStore
 import Logging
 import NIOCore
 
-/// Calls `wake` with the committed version for every notification a committing node sends on
-/// `PostgresSchema.headChannel`, and with nil once after each (re)connection (a `PostgresListener`; the woken node
-/// reads the store to find out what it missed). Notifications are only a doorbell: goald also reads the store's head
-/// periodically, so a lost one delays cross-node fan-out by at most that period and loses nothing.
+/// Calls `wake` with the notice of every notification a committing node sends on `PostgresSchema.headChannel` (its
+/// version, and the batch when it fit: `PostgresHeadNotice`), and with nil once after each (re)connection (a
+/// `PostgresListener`; the woken node reads the store to find out what it missed). Notifications are best effort:
+/// goald also reads the store's head periodically, so a lost one delays cross-node fan-out by at most that period
+/// and loses nothing.
 ///
 /// Threading: `Sendable`; `wake` runs on the store's event loop or Swift's cooperative pool, and must not block.
 /// Lifetime: listens from `init` until `stop()`, which closes its connection.
@@ -16,7 +17,7 @@ final class PostgresHeadWatcher: Sendable {
         configuration: PostgresStoreConfiguration,
         eventLoop: any EventLoop,
         logger: Logger,
-        wake: @escaping @Sendable (StoreVersion?) -> Void
+        wake: @escaping @Sendable (HeadNotice?) -> Void
     ) {
         listener = PostgresListener(
             configuration: configuration,
@@ -26,7 +27,7 @@ final class PostgresHeadWatcher: Sendable {
             purpose: "other nodes' commits",
             logger: logger
         ) { payload in
-            wake(payload.flatMap { StoreVersion($0) })  // nil: (re)connected, or an unreadable payload
+            wake(payload.flatMap(PostgresHeadNotice.notice(from:)))  // nil: (re)connected, or an unreadable payload
         }
     }
 

@@ -86,7 +86,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         try reader.withConnection("changes(after:)") { try PostgresReader.changes($0, after: base) }
     }
 
-    public func watchHead(_ wake: @escaping @Sendable (StoreVersion?) -> Void) {
+    public func watchHead(_ wake: @escaping @Sendable (HeadNotice?) -> Void) {
         let started = PostgresHeadWatcher(
             configuration: configuration,
             eventLoop: group.next(),

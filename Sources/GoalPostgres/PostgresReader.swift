@@ -173,7 +173,7 @@ enum PostgresReader {
             try clientRecord(
                 instance: instances[index],
                 lastSeq: lastSeqs[index],
-                results: results[index],
+                results: PostgresCoding.bytes(results[index]),
                 lastUsed: lastUsed[index]
             )
         }
@@ -188,21 +188,26 @@ enum PostgresReader {
             "SELECT instance, last_seq, results, last_used FROM client_records WHERE version > \(version)"
         ).map { row in
             let (instance, lastSeq, results, lastUsed) = try row.decode((String, Int64, ByteBuffer, Int64).self)
-            return try clientRecord(instance: instance, lastSeq: lastSeq, results: results, lastUsed: lastUsed)
+            return try clientRecord(
+                instance: instance,
+                lastSeq: lastSeq,
+                results: PostgresCoding.bytes(results),
+                lastUsed: lastUsed
+            )
         }
     }
 
-    /// One `client_records` row as a record.
-    private static func clientRecord(
+    /// One `client_records` row as a record (`results` as stored: `ClientResultsCoding`'s JSON).
+    static func clientRecord(
         instance: String,
         lastSeq: Int64,
-        results: ByteBuffer,
+        results: [UInt8],
         lastUsed: Int64
     ) throws(StorageError) -> ClientRecord {
         let id = try PostgresCoding.instance(instance)
         let entries: [ClientRecord.Entry]
         do {
-            entries = try ClientResultsCoding.decode(PostgresCoding.bytes(results))
+            entries = try ClientResultsCoding.decode(results)
         } catch {
             throw StorageError.inconsistent("the exactly-once record of \(id) cannot be decoded: \(error)")
         }

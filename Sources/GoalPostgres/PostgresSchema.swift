@@ -131,6 +131,8 @@ enum PostgresSchema {
         ),
         // One statement per batch: the league row is locked only while `goald_append` runs.
         ("v4-append-function", [PostgresAppendFunction.createChanges, PostgresAppendFunction.create]),
+        // The batch in its notification, so the other nodes need not read it (`PostgresHeadNotice`).
+        ("v5-append-notice", [PostgresAppendFunction.createWithNotice]),
     ]
 
     /// The channel a committing transaction notifies with its new version (delivered at commit).

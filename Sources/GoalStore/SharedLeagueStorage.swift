@@ -31,10 +31,10 @@ public protocol SharedLeagueStorage: LeagueStorage {
     /// - Throws: `StorageError.backlogPruned` when commits after `base.revision` were pruned already.
     func changes(after base: StoreHead) throws(StorageError) -> ForeignChanges
 
-    /// Calls `wake` (on the store's own thread) whenever another writer may have moved the head: with the version a
-    /// writer committed (this process's own writes included), or nil after every (re)connection of the watching
-    /// connection. Best effort: callers also poll.
-    func watchHead(_ wake: @escaping @Sendable (StoreVersion?) -> Void)
+    /// Calls `wake` (on the store's own thread) whenever another writer may have moved the head: with the notice of
+    /// a committed batch (this process's own writes included; the batch itself when the notification carried it),
+    /// or nil after every (re)connection of the watching connection. Best effort: callers also poll.
+    func watchHead(_ wake: @escaping @Sendable (HeadNotice?) -> Void)
 }
 
 /// Where a shared store stands: its head revision and its version (`StoreVersion`). Value type, `Sendable`.

@@ -204,6 +204,27 @@ struct MultiNodeTests {
         }
     }
 
+    @Test("an idle node takes the others' batches from their notifications: their commits without reading the store")
+    func notifiedBatchesNeedNoRead() async throws {
+        try await withNodes(2) { nodes in
+            let watcher = try await TestSession.open(nodes[1], token: nodes[1].tokens.viewer)
+            let editor = try await TestSession.open(nodes[0], token: nodes[0].tokens.editor, stream: .acks)
+            _ = try await editor.commit(seq: 1, base: 0, Make.createPlayer("Ada"))
+            _ = try await watcher.collect { $0.changesetRevision == 1 }
+            let notifiedBefore = nodes[1].metric("goald_notified_batches_total")
+            for revision: Revision in 2...6 {
+                _ = try await editor.commit(seq: revision, base: revision - 1, Make.createPlayer("P\(revision)"))
+                let seen = try await watcher.collect { $0.changesetRevision == revision }
+                #expect(seen.compactMap(\.changesetRevision) == [revision])
+            }
+            // Each commit reaches node 1 while it is idle. Its periodic head check (every 2 s) may read one of them
+            // first; the notification is then already taken, so most, not all, arrive by notification.
+            let notified = nodes[1].metric("goald_notified_batches_total") - notifiedBefore
+            #expect(notified >= 3, "\(notified) of 5 batches taken from their notification")
+            #expect(nodes[1].metric("goald_foreign_commits_total") == 6)
+        }
+    }
+
     /// Runs `body` with `count` nodes on one fresh database; nodes listed in `lagging` neither listen for nor poll
     /// the others' commits.
     private func withNodes(

@@ -248,11 +248,10 @@ public final class GoalDaemon: Service, Sendable {
             onFatalError: { [weak self] error in self?.signalStop(.fatal("a batch write failed: \(error)")) }
         )
         testHooks.clientRecordSweep?.attach(engine)
-        // Other nodes' commits: the notification is the doorbell; `Maintenance` also reads the head every 2 s.
+        // Other nodes' commits: their notifications (with the batch when it fits); `Maintenance` also reads the head
+        // every 2 s.
         if testHooks.followsOtherNodes {
-            (storage as? any SharedLeagueStorage)?.watchHead { [weak engine] version in
-                engine?.requestCatchUp(after: version)
-            }
+            (storage as? any SharedLeagueStorage)?.watchHead { [weak engine] notice in engine?.follow(notice) }
         }
         let maxConnections = configuration.limits.maxConnections ?? Self.defaultMaxConnections()
         return ServerCore(

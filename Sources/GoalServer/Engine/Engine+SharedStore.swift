@@ -14,24 +14,75 @@ import Synchronization
 /// - A batch written on a store that moved is decided again on what the others wrote (`rebase(onto:)`, called by
 ///   the writer when the store refused it), as are the mutations decided after it; the others' commits are published
 ///   first, with their stored frames.
-/// - A notification, the periodic head check, a resuming client or a mutation whose `base` this node has not seen
-///   asks for a catch-up: a read of what the others wrote, once no write is in flight.
+/// - A notification that carries its batch (`HeadNotice`) is taken as it is when this node stands at the head it was
+///   written on and nothing of its own is in flight. Any other notification, the periodic head check, a resuming
+///   client or a mutation whose `base` this node has not seen asks for a catch-up: a read of what the others wrote,
+///   once no write is in flight.
 /// - A mutation whose `base` is ahead of this node waits (with every mutation after it, to keep their order) for
 ///   that catch-up, then is decided: `base_ahead` only when the store has not seen that revision either.
 extension Engine {
-    /// Asks the engine to read what other nodes wrote; with a `version` (a commit notification), only when this
-    /// node has not written or read that version itself. Any thread; cheap when there is nothing new.
-    func requestCatchUp(after version: StoreVersion? = nil) {
+    /// Asks the engine to read what other nodes wrote. Any thread; cheap when there is nothing new.
+    func requestCatchUp() {
         queue.async {
-            if let version {
-                self.newestNotified = max(self.newestNotified, version)
-                if version <= self.storeHead.version { return }  // this node's own commit, or one it read
-                // A notification often overtakes the completion of this node's own write: decided when it lands.
-                if self.inFlight != nil { return }
-            }
             self.catchUpWanted = true
             self.startCatchUpIfWanted()
         }
+    }
+
+    /// Follows a commit notification: nothing for this node's own commit or one it read; the batch itself when the
+    /// notification carried it and this node stands at the head it was written on (no read); otherwise a read of
+    /// what other nodes wrote. Nil (the watching connection was (re)connected) always reads. Any thread.
+    func follow(_ notice: HeadNotice?) {
+        queue.async {
+            guard let notice else {
+                self.catchUpWanted = true
+                return self.startCatchUpIfWanted()
+            }
+            self.newestNotified = max(self.newestNotified, notice.version)
+            if notice.version <= self.storeHead.version { return }  // this node's own commit, or one it read
+            if let written = notice.written { self.keep(written) }
+            // A notification often overtakes the completion of this node's own write: decided when it lands (the
+            // write then takes the batches kept meanwhile, or is refused and handed them by the store).
+            if self.inFlight != nil || self.catchingUp || self.failed || self.stopping { return }
+            if self.takeNotifiedBatches() {
+                self.resumeHeadWaiters()
+                self.writeIfIdle()
+            }
+            if self.newestNotified > self.storeHead.version {
+                self.catchUpWanted = true
+                self.startCatchUpIfWanted()
+            }
+        }
+    }
+
+    /// The most notified batches kept while this node writes or reads; past it, the oldest go (a read fills in).
+    static let notifiedBatchLimit = 64
+
+    private func keep(_ written: HeadNotice.Written) {
+        if notifiedBatches.count == Self.notifiedBatchLimit { notifiedBatches.removeFirst() }
+        notifiedBatches.append(written)
+    }
+
+    /// Takes, in order, the kept batches that follow this node's head (each publishes the other node's commits and
+    /// decides the open batch again on top of them, as a read would), and forgets those the head has passed. Call
+    /// with no write in flight.
+    /// - Returns: Whether a batch was taken.
+    @discardableResult
+    func takeNotifiedBatches() -> Bool {
+        var taken = false
+        while let next = notifiedBatches.firstIndex(where: { $0.base == storeHead }) {
+            let written = notifiedBatches.remove(at: next)
+            do throws(StorageError) {
+                try absorb(written.changes)
+            } catch {
+                fail(error)
+                return taken
+            }
+            metrics.notifiedBatches.increment()
+            taken = true
+        }
+        notifiedBatches.removeAll { $0.changes.head.version <= storeHead.version }
+        return taken
     }
 
     /// Calls `resume` (on the engine queue) once this node's durable head is at least `revision`, or once a
@@ -58,13 +109,17 @@ extension Engine {
         guard writer.isShared, catchUpWanted, inFlight == nil, !catchingUp, !failed, !stopping else { return }
         catchUpWanted = false
         catchingUp = true
+        metrics.catchUpReads.increment()
         writer.readChanges(after: storeHead) { result in
-            self.queue.async { self.catchUpFinished(result) }
+            self.queue.async {
+                self.catchingUp = false
+                self.caughtUp(with: result)
+            }
         }
     }
 
-    private func catchUpFinished(_ result: Result<ForeignChanges, StorageError>) {
-        catchingUp = false
+    /// Takes what other nodes wrote (read, or carried by a notification), then decides what waited for it.
+    private func caughtUp(with result: Result<ForeignChanges, StorageError>) {
         logger.debug(
             "read what other nodes wrote",
             metadata: ["goal.from": "\(storeHead)", "goal.result": "\(result.map(\.head))"]
@@ -78,6 +133,7 @@ extension Engine {
                     fail(error)
                 }
             }
+            if !failed { takeNotifiedBatches() }
         case .failure(let error) where error.isTransient:
             logger.debug("could not read what other nodes wrote", metadata: ["goal.error": "\(error)"])
         case .failure(let error):

@@ -103,9 +103,11 @@ extension Engine {
             metrics.batchCommits.record(batch.storage.commits.count)
             metrics.commitLatency.recordNanoseconds(Int64((ContinuousClock.now - batch.openedAt).nanoseconds))
             publish(batch)
-            // The write read everything committed before it (decided again on it when refused): a catch-up
-            // is still wanted for a newer notification, or by those waiting for one, who go first.
-            if newestNotified > head.version { catchUpWanted = true }
+            // The write read everything committed before it (decided again on it when refused); the batches other
+            // nodes notified meanwhile follow it. A catch-up is still wanted for a newer notification that did
+            // not carry its batch, or by those waiting for one, who go first.
+            takeNotifiedBatches()
+            if newestNotified > storeHead.version { catchUpWanted = true }
             if catchUpWanted, openBatch.isEmpty || !parked.isEmpty || !headWaiters.isEmpty {
                 startCatchUpIfWanted()
             } else {

@@ -69,6 +69,9 @@ final class Engine: @unchecked Sendable {
     var catchUpWanted = false
     /// The newest version a commit notification announced.
     var newestNotified: StoreVersion = 0
+    /// Other nodes' batches their notifications carried while this node was writing or reading (at most
+    /// `Engine.notifiedBatchLimit`): taken once this node's head reaches the head each was written on.
+    var notifiedBatches: [HeadNotice.Written] = []
     var parked: [TimedRequest] = []
     var headWaiters: [(revision: Revision, resume: @Sendable () -> Void)] = []
 

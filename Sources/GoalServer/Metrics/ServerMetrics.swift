@@ -51,6 +51,9 @@ final class ServerMetrics: Sendable {
     /// Commits other nodes of a shared store made, published here; batches decided again because one wrote first.
     let foreignCommits: CoreMetrics.Counter
     let rebasedBatches: CoreMetrics.Counter
+    /// Shared stores: other nodes' batches taken from their commit notification, and reads of what they wrote.
+    let notifiedBatches: CoreMetrics.Counter
+    let catchUpReads: CoreMetrics.Counter
     private let closesByCode: [UInt16: CoreMetrics.Counter]
     private let otherCloses: CoreMetrics.Counter
 
@@ -107,6 +110,8 @@ final class ServerMetrics: Sendable {
         trailingRevisions = CoreMetrics.Meter(label: "goald_node_trailing_revisions", factory: factory)
         foreignCommits = CoreMetrics.Counter(label: "goald_foreign_commits_total", factory: factory)
         rebasedBatches = CoreMetrics.Counter(label: "goald_rebased_batches_total", factory: factory)
+        notifiedBatches = CoreMetrics.Counter(label: "goald_notified_batches_total", factory: factory)
+        catchUpReads = CoreMetrics.Counter(label: "goald_catch_up_reads_total", factory: factory)
         var closes: [UInt16: CoreMetrics.Counter] = [:]
         for code in [1000, 1001, 4000, 4001, 4002, 4008, 4010, 4011, 4012, 4029, 4400, 4401, 4403, 4409, 4413, 4426] {
             closes[UInt16(code)] = CoreMetrics.Counter(
