@@ -88,7 +88,8 @@ struct PostgresHeadNoticeDatabaseTests {
         defer { try? follower.close() }  // cleanup only
         let heard = NIOLockedValueBox<[HeadNotice?]>([])
         follower.watchHead { notice in heard.withLockedValue { $0.append(notice) } }
-        try await pollUntil("the follower listens") { !heard.withLockedValue(\.isEmpty) }  // nil: connected
+        // nil: connected. Generous: the listener is a task on the cooperative pool, which busy parallel tests share.
+        try await pollUntil("the follower listens", timeout: .seconds(60)) { !heard.withLockedValue(\.isEmpty) }
 
         var writer = LeagueDriver()
         writer.mutate(.createPlayer(id: PlayerID(), name: "ada"), by: .alpha)
