@@ -38,6 +38,14 @@ extension LoadReport {
                 + "p90 \(Self.ms(l.p90Milliseconds)) p99 \(Self.ms(l.p99Milliseconds)) "
                 + "p99.9 \(Self.ms(l.p999Milliseconds)) max \(Self.ms(l.maxMilliseconds))"
         )
+        if let byNode = latencyByNode {
+            let (own, other) = (byNode.writersNode, byNode.otherNodes)
+            lines.append(
+                "  on the writer's node (\(own.samples)): p50 \(Self.ms(own.p50Milliseconds)) "
+                    + "p99 \(Self.ms(own.p99Milliseconds)); on another node (\(other.samples)): "
+                    + "p50 \(Self.ms(other.p50Milliseconds)) p99 \(Self.ms(other.p99Milliseconds))"
+            )
+        }
         lines.append(
             "goal-load CPU: \(Self.number(loadProcess.seconds)) s (\(Self.number(loadProcess.percentOfCore))% of a core), "
                 + "RSS \(Self.bytes(Double(loadProcess.rssBytes)))"

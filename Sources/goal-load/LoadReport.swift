@@ -66,6 +66,13 @@ struct LoadReport: Codable, Sendable, Equatable {
         var maxMilliseconds: Double
     }
 
+    /// With several nodes: the latencies of deliveries on the node the writer sent to, and on the other nodes (the
+    /// commit crossed the store to reach them).
+    struct LatencyByNode: Codable, Sendable, Equatable {
+        var writersNode: Latency
+        var otherNodes: Latency
+    }
+
     struct CPU: Codable, Sendable, Equatable {
         var seconds: Double
         /// Share of one core over the measured phase, in percent.
@@ -128,6 +135,7 @@ struct LoadReport: Codable, Sendable, Equatable {
     var commits: Commits
     var deliveries: Deliveries
     var latency: Latency
+    var latencyByNode: LatencyByNode?
     var loadProcess: CPU
     var daemon: CPU?
     var idle: Idle?

@@ -21,8 +21,7 @@ extension LoadRunner {
         let seconds = max(MonotonicClock.seconds(from: start.time, to: end.time), 0.001)
         let final = totals(run.subscribers)
         let writers = writerTotals(run.writers)
-        let histogram = run.context.latency.merged()
-        func ms(_ percentile: Double) -> Double { Double(histogram.valueAtPercentile(percentile)) / 1000 }
+        let latency = run.context.latency
         let deliveries = end.subscribers.deliveries - start.subscribers.deliveries
         var daemon: LoadReport.CPU?
         if let a = start.daemon, let b = end.daemon {
@@ -91,14 +90,13 @@ extension LoadRunner {
                 bytes: end.subscribers.bytes - start.subscribers.bytes,
                 bytesPerSecond: Double(end.subscribers.bytes - start.subscribers.bytes) / seconds
             ),
-            latency: LoadReport.Latency(
-                samples: histogram.totalCount,
-                p50Milliseconds: ms(50),
-                p90Milliseconds: ms(90),
-                p99Milliseconds: ms(99),
-                p999Milliseconds: ms(99.9),
-                maxMilliseconds: Double(histogram.max) / 1000
-            ),
+            latency: Self.percentiles(latency.merged()),
+            latencyByNode: run.context.serverCount < 2
+                ? nil
+                : LoadReport.LatencyByNode(
+                    writersNode: Self.percentiles(latency.merged(.sameNode)),
+                    otherNodes: Self.percentiles(latency.merged(.otherNode))
+                ),
             loadProcess: LoadReport.CPU(
                 seconds: loadCPU,
                 percentOfCore: loadCPU / seconds * 100,
@@ -121,5 +119,18 @@ extension LoadRunner {
     static func loadAverage() -> String {
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
         return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+
+    /// A histogram of microseconds as the report's milliseconds.
+    private static func percentiles(_ histogram: Histogram<UInt64>) -> LoadReport.Latency {
+        func ms(_ percentile: Double) -> Double { Double(histogram.valueAtPercentile(percentile)) / 1000 }
+        return LoadReport.Latency(
+            samples: histogram.totalCount,
+            p50Milliseconds: ms(50),
+            p90Milliseconds: ms(90),
+            p99Milliseconds: ms(99),
+            p999Milliseconds: ms(99.9),
+            maxMilliseconds: Double(histogram.max) / 1000
+        )
     }
 }

@@ -76,7 +76,11 @@ struct LoadRunner: Sendable {
         let context = LoadContext(
             transport: transport,
             token: configuration.token,
-            sendTimes: SendTimeDirectory(prefix: "load-\(tag)-w", writers: shape.writers),
+            sendTimes: SendTimeDirectory(
+                prefix: "load-\(tag)-w",
+                writers: shape.writers,
+                server: configuration.server(for:)
+            ),
             latency: LatencyRecorder(),
             addresses: SourceAddresses(
                 endpoints: configuration.endpoints,

@@ -10,17 +10,16 @@ extension LoadSubscriber {
     ///
     /// - Returns: true when the stream broke (gap, undecodable message) and the subscriber must resume.
     func receiveLean(_ bytes: [UInt8], now: UInt64, _ s: inout SubscriberState) -> Bool {
-        let peeked = bytes.withUnsafeBufferPointer { buffer -> (ChangesetFrame.Header, UInt64?)? in
+        let peeked = bytes.withUnsafeBufferPointer { buffer -> (ChangesetFrame.Header, (at: UInt64, server: Int)?)? in
             guard let header = ChangesetFrame.peek(buffer) else { return nil }
-            let sent = FrameTail.read(buffer) { instance, seq in context.sendTimes.sentAt(instance: instance, seq: seq)
-            }
+            let sent = FrameTail.read(buffer) { instance, seq in context.sendTimes.sent(instance: instance, seq: seq) }
             return (header, sent)
         }
         if let (header, sent) = peeked {
             switch s.machine.receive(.changeset(revision: header.revision, digest: header.digest)) {
             case .deliver:
                 s.deliveries += 1
-                if let sent, now > sent { context.latency.record(nanoseconds: now - sent, shard: index) }
+                if let sent { record(sent, now: now, on: s.machine.server) }
                 return false
             case .duplicate:
                 s.note("duplicate revision \(header.revision) after \(s.revision)")
@@ -101,8 +100,9 @@ extension LoadSubscriber {
             s.deliveries += 1
             if let id = changeset.mutationID {
                 var name = id.instance.rawValue
-                let sent = name.withUTF8 { context.sendTimes.sentAt(instance: $0, seq: id.seq) }
-                if let sent, now > sent { context.latency.record(nanoseconds: now - sent, shard: index) }
+                if let sent = name.withUTF8({ context.sendTimes.sent(instance: $0, seq: id.seq) }) {
+                    record(sent, now: now, on: s.machine.server)
+                }
             }
         case .duplicate:
             if case .changeset(let changeset) = message { s.note("duplicate revision \(changeset.revision)") }
@@ -124,6 +124,14 @@ extension LoadSubscriber {
 
     /// Adds a snapshot chunk or end to the snapshot being assembled; its end replaces the replica.
     /// - Returns: true when the snapshot is broken and the subscriber must resume.
+    /// Records a delivery's latency; with several nodes, also as a delivery on the writer's node or another one.
+    private func record(_ sent: (at: UInt64, server: Int), now: UInt64, on server: Int) {
+        guard now > sent.at else { return }
+        let path: LatencyRecorder.Path? =
+            context.serverCount < 2 ? nil : sent.server == server ? .sameNode : .otherNode
+        context.latency.record(nanoseconds: now - sent.at, shard: index, path: path)
+    }
+
     private func collect(_ message: ServerMessage, _ s: inout SubscriberState) -> Bool {
         guard var assembler = s.assembler else {
             s.note("\(message.type) arrived outside a snapshot")

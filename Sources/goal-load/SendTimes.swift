@@ -26,18 +26,22 @@ final class SendTimes: Sendable {
     }
 }
 
-/// Every writer's `SendTimes`, found from a changeset's `client_instance`.
+/// Every writer's `SendTimes`, found from a changeset's `client_instance`, and the node each writer sends to.
 ///
-/// Writer instances are named `<prefix><index>`; `lookup` parses the index from the bytes without allocating.
+/// Writer instances are named `<prefix><index>`; `sent` parses the index from the bytes without allocating.
 /// Immutable after init, `Sendable`.
 final class SendTimeDirectory: Sendable {
     /// The instance-name prefix of this run's writers, e.g. `load-1a2b3c4d-w`.
     let prefix: [UInt8]
     private let writers: [SendTimes]
+    /// The node (index into the run's URLs) each writer sends its mutations to.
+    private let servers: [Int]
 
-    init(prefix: String, writers: Int) {
+    /// - Parameter server: The node writer `index` sends to.
+    init(prefix: String, writers: Int, server: (Int) -> Int = { _ in 0 }) {
         self.prefix = Array(prefix.utf8)
         self.writers = (0..<writers).map { _ in SendTimes() }
+        self.servers = (0..<writers).map(server)
     }
 
     /// The instance name of writer `index`.
@@ -48,8 +52,9 @@ final class SendTimeDirectory: Sendable {
     /// The table of writer `index`.
     func times(writer index: Int) -> SendTimes { writers[index] }
 
-    /// The send time of the mutation (`instance`, `seq`), or nil when the instance is not one of this run's writers.
-    func sentAt(instance: UnsafeBufferPointer<UInt8>, seq: UInt64) -> UInt64? {
+    /// When the mutation (`instance`, `seq`) was sent and to which node, or nil when the instance is not one of this
+    /// run's writers (or the send time is not known).
+    func sent(instance: UnsafeBufferPointer<UInt8>, seq: UInt64) -> (at: UInt64, server: Int)? {
         guard instance.count > prefix.count else { return nil }
         for offset in 0..<prefix.count where instance[offset] != prefix[offset] { return nil }
         var index = 0
@@ -59,6 +64,6 @@ final class SendTimeDirectory: Sendable {
             index = index * 10 + Int(digit - UInt8(ascii: "0"))
             guard index < writers.count else { return nil }
         }
-        return writers[index].sentAt(seq: seq)
+        return writers[index].sentAt(seq: seq).map { ($0, servers[index]) }
     }
 }

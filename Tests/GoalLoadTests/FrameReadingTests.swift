@@ -42,14 +42,18 @@ struct FrameReadingTests {
     }
 
     @Test func sendTimesAreFoundByWriterInstanceName() {
-        let directory = SendTimeDirectory(prefix: "load-ab12-w", writers: 12)
+        let directory = SendTimeDirectory(prefix: "load-ab12-w", writers: 12) { $0 % 3 }
         directory.times(writer: 11).record(seq: 4, at: 9_000)
+        directory.times(writer: 3).record(seq: 1, at: 7_000)
         #expect(directory.instanceName(writer: 11) == "load-ab12-w11")
-        func lookup(_ name: String, _ seq: UInt64) -> UInt64? {
+        func sent(_ name: String, _ seq: UInt64) -> (at: UInt64, server: Int)? {
             var name = name
-            return name.withUTF8 { directory.sentAt(instance: $0, seq: seq) }
+            return name.withUTF8 { directory.sent(instance: $0, seq: seq) }
         }
+        func lookup(_ name: String, _ seq: UInt64) -> UInt64? { sent(name, seq)?.at }
         #expect(lookup("load-ab12-w11", 4) == 9_000)
+        #expect(sent("load-ab12-w11", 4)?.server == 2, "writer 11 sends to node 11 % 3")
+        #expect(sent("load-ab12-w3", 1)?.server == 0)
         #expect(lookup("load-ab12-w11", 5) == nil)
         #expect(lookup("load-ab12-w12", 4) == nil)
         #expect(lookup("load-zz99-w11", 4) == nil)

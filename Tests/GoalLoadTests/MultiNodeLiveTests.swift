@@ -181,6 +181,11 @@ struct MultiNodeLiveTests {
         #expect(report.nodes.map(\.subscribers) == [3, 3])
         #expect(report.nodes.map(\.writers) == [1, 1])
         #expect(report.nodes.allSatisfy { $0.head == report.convergence.head })
+        // Each writer's commits reach subscribers on its own node and on the other one, measured apart.
+        let byNode = try #require(report.latencyByNode, "two nodes: latencies on the writer's node and the other")
+        #expect(byNode.writersNode.samples > 0 && byNode.otherNodes.samples > 0)
+        #expect(byNode.writersNode.samples + byNode.otherNodes.samples == report.latency.samples)
+        #expect(report.text.contains("on the writer's node"))
         #expect(report.text.contains("node wss://127.0.0.1:\(report.nodes[1].url.split(separator: ":").last ?? "")"))
     }
 }
