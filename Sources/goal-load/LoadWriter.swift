@@ -186,6 +186,7 @@ final class LoadWriter: Sendable {
                 s.inFlight = 0
                 s.counters.reconnects += 1
                 s.server = (s.server + 1) % max(context.serverCount, 1)
+                sendTimes?.moved(to: s.server)
                 return true
             }
             if again, context.isRunning {

@@ -1,11 +1,26 @@
 import Synchronization
 
-/// When each of one writer's mutations was sent, by seq, on `MonotonicClock`.
+/// When each of one writer's mutations was sent, by seq, on `MonotonicClock`, and the node it sends to now.
 ///
 /// Threading: the writer stores from its connection's event loop; subscribers read from theirs. A `Mutex` guards
-/// the table (tiny critical sections: one array store or load). Lifetime: one per writer, for the whole run.
+/// the table (tiny critical sections: one array store or load), an atomic the node. Lifetime: one per writer, for
+/// the whole run.
 final class SendTimes: Sendable {
     private let times = Mutex<[UInt64]>([0])
+    private let node: Atomic<Int>
+
+    /// - Parameter server: The node (index into the run's URLs) the writer starts on.
+    init(server: Int = 0) {
+        node = Atomic(server)
+    }
+
+    /// The node the writer sends to (a mutation sent just before it moved is counted on the new one).
+    var server: Int { node.load(ordering: .relaxed) }
+
+    /// Notes that the writer moved on to `server` (its node was lost).
+    func moved(to server: Int) {
+        node.store(server, ordering: .relaxed)
+    }
 
     /// Records that `seq` was sent at `nanoseconds`.
     func record(seq: UInt64, at nanoseconds: UInt64) {
@@ -34,14 +49,11 @@ final class SendTimeDirectory: Sendable {
     /// The instance-name prefix of this run's writers, e.g. `load-1a2b3c4d-w`.
     let prefix: [UInt8]
     private let writers: [SendTimes]
-    /// The node (index into the run's URLs) each writer sends its mutations to.
-    private let servers: [Int]
 
-    /// - Parameter server: The node writer `index` sends to.
+    /// - Parameter server: The node writer `index` starts on.
     init(prefix: String, writers: Int, server: (Int) -> Int = { _ in 0 }) {
         self.prefix = Array(prefix.utf8)
-        self.writers = (0..<writers).map { _ in SendTimes() }
-        self.servers = (0..<writers).map(server)
+        self.writers = (0..<writers).map { SendTimes(server: server($0)) }
     }
 
     /// The instance name of writer `index`.
@@ -52,7 +64,7 @@ final class SendTimeDirectory: Sendable {
     /// The table of writer `index`.
     func times(writer index: Int) -> SendTimes { writers[index] }
 
-    /// When the mutation (`instance`, `seq`) was sent and to which node, or nil when the instance is not one of this
+    /// When the mutation (`instance`, `seq`) was sent and to which node (the writer's now), or nil when the instance is not one of this
     /// run's writers (or the send time is not known).
     func sent(instance: UnsafeBufferPointer<UInt8>, seq: UInt64) -> (at: UInt64, server: Int)? {
         guard instance.count > prefix.count else { return nil }
@@ -64,6 +76,6 @@ final class SendTimeDirectory: Sendable {
             index = index * 10 + Int(digit - UInt8(ascii: "0"))
             guard index < writers.count else { return nil }
         }
-        return writers[index].sentAt(seq: seq).map { ($0, servers[index]) }
+        return writers[index].sentAt(seq: seq).map { ($0, writers[index].server) }
     }
 }

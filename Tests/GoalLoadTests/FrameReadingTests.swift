@@ -54,6 +54,8 @@ struct FrameReadingTests {
         #expect(lookup("load-ab12-w11", 4) == 9_000)
         #expect(sent("load-ab12-w11", 4)?.server == 2, "writer 11 sends to node 11 % 3")
         #expect(sent("load-ab12-w3", 1)?.server == 0)
+        directory.times(writer: 3).moved(to: 1)
+        #expect(sent("load-ab12-w3", 1)?.server == 1, "a writer that moved on sends to its new node")
         #expect(lookup("load-ab12-w11", 5) == nil)
         #expect(lookup("load-ab12-w12", 4) == nil)
         #expect(lookup("load-zz99-w11", 4) == nil)
