@@ -159,9 +159,9 @@ enum PostgresAppendFunction {
     static let createWithNotice: String = {
         let parameters = "record_results BYTEA[], record_last_used BIGINT[]\n"
         let notify = "PERFORM pg_notify('\(PostgresSchema.headChannel)', written_version::TEXT);"
-        let noticeLimit = PostgresHeadNotice.bodyLimit
+        // 7900: `PostgresHeadNotice.bodyLimit` when this migration shipped; a literal, so the migration never changes.
         let withNotice = """
-            IF notice IS NOT NULL AND octet_length(notice) <= \(noticeLimit) THEN
+            IF notice IS NOT NULL AND octet_length(notice) <= 7900 THEN
                         PERFORM pg_notify('\(PostgresSchema.headChannel)', written_version::TEXT || ' ' ||
                             locked_version::TEXT || ' ' || locked_revision::TEXT || E'\\n' || notice);
                     ELSE

@@ -19,7 +19,8 @@ import GoalWire
 ///
 /// Stateless; any thread.
 enum PostgresHeadNotice {
-    /// The largest body `goald_append` sends (its header line takes at most 60 of NOTIFY's 7,999 bytes).
+    /// The largest body `goald_append` sends (its header line takes at most 63 of NOTIFY's 7,999 bytes). Schema v5
+    /// checks the same number itself: never raise it above 7,900 without a migration that does too.
     static let bodyLimit = 7_900
 
     private static let newline = UInt8(ascii: "\n")

@@ -118,7 +118,8 @@ extension Engine {
         }
     }
 
-    /// Takes what other nodes wrote (read, or carried by a notification), then decides what waited for it.
+    /// Takes what a read of the other nodes' writes brought and the kept notified batches that follow it, then
+    /// decides what waited for the read.
     private func caughtUp(with result: Result<ForeignChanges, StorageError>) {
         logger.debug(
             "read what other nodes wrote",
