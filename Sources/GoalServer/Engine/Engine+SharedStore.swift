@@ -44,10 +44,8 @@ extension Engine {
             // A notification often overtakes the completion of this node's own write: decided when it lands (the
             // write then takes the batches kept meanwhile, or is refused and handed them by the store).
             if self.inFlight != nil || self.catchingUp || self.failed || self.stopping { return }
-            if self.takeNotifiedBatches() {
-                self.resumeHeadWaiters()
-                self.writeIfIdle()
-            }
+            self.takeNotifiedBatches()  // publishing them resumes the head waiters they satisfy
+            self.writeIfIdle()
             if self.newestNotified > self.storeHead.version {
                 self.catchUpWanted = true
                 self.startCatchUpIfWanted()
@@ -66,23 +64,17 @@ extension Engine {
     /// Takes, in order, the kept batches that follow this node's head (each publishes the other node's commits and
     /// decides the open batch again on top of them, as a read would), and forgets those the head has passed. Call
     /// with no write in flight.
-    /// - Returns: Whether a batch was taken.
-    @discardableResult
-    func takeNotifiedBatches() -> Bool {
-        var taken = false
+    func takeNotifiedBatches() {
         while let next = notifiedBatches.firstIndex(where: { $0.base == storeHead }) {
             let written = notifiedBatches.remove(at: next)
             do throws(StorageError) {
                 try absorb(written.changes)
             } catch {
-                fail(error)
-                return taken
+                return fail(error)
             }
             metrics.notifiedBatches.increment()
-            taken = true
         }
         notifiedBatches.removeAll { $0.changes.head.version <= storeHead.version }
-        return taken
     }
 
     /// Calls `resume` (on the engine queue) once this node's durable head is at least `revision`, or once a
