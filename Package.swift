@@ -77,7 +77,10 @@ let package = Package(
         // every encoding of model values: the exactly-once records are stored in its JSON form (ClientResultsCoding).
         .target(
             name: "GoalStore",
-            dependencies: ["GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ],
             swiftSettings: strictSettings
         ),
         // The PostgreSQL store (postgres-nio) behind GoalStore's LeagueStorage: its own module so that nothing else

@@ -1,10 +1,19 @@
 import Foundation
 import GRDB
 import GoalModel
+import OrderedCollections
 
 /// Writes one batch inside the writer's transaction: checks contiguity with the stored head, then for each
-/// commit its log row and entity effects (in commit order, so every statement sees a valid league), then the
-/// forgotten client records, the touched ones and the new head. Any throw rolls the whole transaction back.
+/// commit its log row and entity effects, then the forgotten client records, the touched ones and the new head.
+/// Any throw rolls the whole transaction back.
+///
+/// Entity effects keep commit order, so every statement sees a valid league (SQLite checks the foreign keys and
+/// the unique name key per statement), with one exception: a match upsert waits (`PendingMatchUpserts`) until the
+/// batch ends or a player is deleted, and a match edited by several commits of the batch is written once, in its
+/// last state. A batch under contention is hundreds of goal edits of a few matches; writing each edit's whole row
+/// and player slots cost a fifth of goald's CPU (docs/BENCHMARKS.md). Waiting is safe: no statement but a player's
+/// deletion depends on a match's row (its slots may still name that player), and the player's own rows, the log
+/// and the index stay in order.
 struct SQLiteWriter {
     let db: Database
 
@@ -21,12 +30,14 @@ struct SQLiteWriter {
             }
             expected += 1
         }
+        var pending = PendingMatchUpserts()
         for commit in batch.commits {
             try insertLogRow(commit)
             for change in commit.changeset.changes {
-                try apply(change)
+                try apply(change, pending: &pending)
             }
         }
+        try write(&pending)
         if !batch.forgottenClients.isEmpty {
             let delete = try db.cachedStatement(sql: "DELETE FROM client_records WHERE instance = ?")
             for instance in batch.forgottenClients {
@@ -71,20 +82,28 @@ struct SQLiteWriter {
         }
     }
 
-    private func apply(_ change: Change) throws {
+    private func apply(_ change: Change, pending: inout PendingMatchUpserts) throws {
         switch change {
         case .playerUpserted(let player):
             try upsert(player)
         case .playerDeleted(let id):
+            try write(&pending)  // a waiting match may be the edit that stopped naming this player
             try db.cachedStatement(sql: "DELETE FROM players WHERE id = ?").execute(arguments: [id.description])
         case .matchUpserted(let match):
-            try upsert(match)
+            pending.latest[match.id] = match
         case .matchDeleted(let id):
+            pending.latest[id] = nil
             // match_players rows go with it (ON DELETE CASCADE).
             try db.cachedStatement(sql: "DELETE FROM matches WHERE id = ?").execute(arguments: [id.description])
         case .ratingUpdated:
             break  // derived from matches; rebuilt on recovery
         }
+    }
+
+    /// Writes the waiting match upserts, each match once in its latest state, in the order they first waited.
+    private func write(_ pending: inout PendingMatchUpserts) throws {
+        for match in pending.latest.values { try upsert(match) }
+        pending.latest.removeAll(keepingCapacity: true)
     }
 
     private func upsert(_ player: Player) throws {
@@ -173,4 +192,9 @@ struct SQLiteWriter {
             ])
         }
     }
+}
+
+/// The match upserts of a batch not yet written: each match's latest state. Value type, local to one `append`.
+struct PendingMatchUpserts {
+    var latest: OrderedDictionary<MatchID, Match> = [:]
 }
