@@ -13,19 +13,7 @@ struct RestartConflictTests {
         let harness = try StoreHarness(.sqlite)
         let ids = Ids()
         var before = LeagueDriver()
-        for (id, name) in [(ids.alice, "alice"), (ids.bob, "bob"), (ids.carol, "carol"), (ids.dave, "dave")] {
-            before.mutate(.createPlayer(id: id, name: name), by: .alpha)
-        }
-        before.mutate(
-            .createMatch(
-                id: ids.match,
-                homePlayers: [ids.alice, ids.bob],
-                awayPlayers: [ids.carol, ids.dave],
-                homeGoals: 0,
-                awayGoals: 0
-            ),
-            by: .alpha
-        )
+        before.seedFourPlayersAndMatch(ids)
         try harness.storage.append(before.takeBatch())
         // Both editors opened their forms at revision 5; alpha saves first.
         let edit = Mutation(

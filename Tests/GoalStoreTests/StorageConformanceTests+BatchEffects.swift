@@ -16,19 +16,7 @@ extension StorageConformanceTests {
         let ids = Ids()
         let erin = PlayerID()
         var driver = LeagueDriver()
-        for (id, name) in [(ids.alice, "alice"), (ids.bob, "bob"), (ids.carol, "carol"), (ids.dave, "dave")] {
-            driver.mutate(.createPlayer(id: id, name: name), by: .alpha)
-        }
-        driver.mutate(
-            .createMatch(
-                id: ids.match,
-                homePlayers: [ids.alice, ids.bob],
-                awayPlayers: [ids.carol, ids.dave],
-                homeGoals: 0,
-                awayGoals: 0
-            ),
-            by: .alpha
-        )
+        driver.seedFourPlayersAndMatch(ids)
         try harness.storage.append(driver.takeBatch())
 
         // One batch: goal edits, alice replaced by a player created in the same batch, alice deleted (the store

@@ -14,19 +14,7 @@ struct StorageConformanceTests {
         let harness = try StoreHarness(kind)
         let ids = Ids()
         var driver = LeagueDriver()
-        for (id, name) in [(ids.alice, "alice"), (ids.bob, "bob"), (ids.carol, "carol"), (ids.dave, "dave")] {
-            driver.mutate(.createPlayer(id: id, name: name), by: .alpha)
-        }
-        driver.mutate(
-            .createMatch(
-                id: ids.match,
-                homePlayers: [ids.carol, ids.alice],
-                awayPlayers: [ids.dave, ids.bob],
-                homeGoals: 1,
-                awayGoals: 0
-            ),
-            by: .alpha
-        )
+        driver.seedFourPlayersAndMatch(ids, home: [ids.carol, ids.alice], away: [ids.dave, ids.bob], homeGoals: 1)
         try harness.storage.append(driver.takeBatch())
 
         driver.mutate(.adjustGoals(id: ids.match, side: .home, delta: 2), by: .beta)

@@ -174,6 +174,31 @@ extension ClientInstanceID {
 /// A secret hash for tests: 32 bytes derived from a seed (the store never hashes).
 func testHash(_ seed: UInt8) -> [UInt8] { (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7 &+ Int(seed)) } }
 
+extension LeagueDriver {
+    /// Revisions 1–5, all by alpha: alice, bob, carol and dave, then `ids.match` with `home` (alice and bob unless
+    /// given) against `away` (carol and dave), `homeGoals` to 0.
+    mutating func seedFourPlayersAndMatch(
+        _ ids: Ids,
+        home: [PlayerID]? = nil,
+        away: [PlayerID]? = nil,
+        homeGoals: Int = 0
+    ) {
+        for (id, name) in [(ids.alice, "alice"), (ids.bob, "bob"), (ids.carol, "carol"), (ids.dave, "dave")] {
+            mutate(.createPlayer(id: id, name: name), by: .alpha)
+        }
+        mutate(
+            .createMatch(
+                id: ids.match,
+                homePlayers: home ?? [ids.alice, ids.bob],
+                awayPlayers: away ?? [ids.carol, ids.dave],
+                homeGoals: homeGoals,
+                awayGoals: 0
+            ),
+            by: .alpha
+        )
+    }
+}
+
 /// Player and match ids fixed per test.
 struct Ids {
     let alice = PlayerID()
