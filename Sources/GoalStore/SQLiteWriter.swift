@@ -11,7 +11,7 @@ import OrderedCollections
 /// the unique name key per statement), with one exception: a match upsert waits (`PendingMatchUpserts`) until the
 /// batch ends or a player is deleted, and a match edited by several commits of the batch is written once, in its
 /// last state. A batch under contention is hundreds of goal edits of a few matches; writing each edit's whole row
-/// and player slots cost a fifth of goald's CPU (docs/BENCHMARKS.md). Waiting is safe: no statement but a player's
+/// and player slots cost 13 % of goald's CPU (docs/BENCHMARKS.md). Waiting is safe: no statement but a player's
 /// deletion depends on a match's row (its slots may still name that player), and the player's own rows, the log
 /// and the index stay in order.
 struct SQLiteWriter {
