@@ -59,8 +59,10 @@ struct PostgresAppendCall {
         let slots = MatchSlots(matches)
         let log = LogRows(batch.commits)
         let records = batch.clientRecords
+        let encodedResults = records.map { ClientResultsCoding.encode($0.results) }
         // The other nodes take the batch from its notification when it fits; an import only rings.
-        let notice = base != nil && movesHead ? PostgresHeadNotice.body(of: batch) : nil
+        let notice =
+            base != nil && movesHead ? PostgresHeadNotice.body(of: batch, encodedResults: encodedResults) : nil
         func matchRevisions(_ stamp: (Match) -> FieldStamp) -> [Int64] {
             matches.map { PostgresCoding.integer(stamp($0).revision) }
         }
@@ -91,7 +93,7 @@ struct PostgresAppendCall {
                 \(log.writers)::TEXT[], \(log.seqs)::BIGINT[], \(log.frames)::BYTEA[],
                 \(log.indexKinds)::SMALLINT[], \(log.indexIDs)::TEXT[], \(log.indexRevisions)::BIGINT[],
                 \(records.map(\.instance.rawValue))::TEXT[], \(records.map { Int64(clamping: $0.lastSeq) })::BIGINT[],
-                \(records.map { ByteBuffer(bytes: ClientResultsCoding.encode($0.results)) })::BYTEA[],
+                \(encodedResults.map { ByteBuffer(bytes: $0) })::BYTEA[],
                 \(records.map(\.lastUsed.millisecondsSince1970))::BIGINT[],
                 \(notice)::TEXT
             )

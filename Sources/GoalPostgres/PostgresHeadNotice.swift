@@ -26,8 +26,10 @@ enum PostgresHeadNotice {
     private static let newline = UInt8(ascii: "\n")
     private static let space = UInt8(ascii: " ")
 
-    /// The body that carries `batch`, or nil when it does not fit in a notification.
-    static func body(of batch: StorageBatch) -> String? {
+    /// The body that carries `batch`, or nil when it does not fit in a notification. `encodedResults` are its client
+    /// records' results as `ClientResultsCoding` encodes them, in order: the append call encodes them once for both.
+    static func body(of batch: StorageBatch, encodedResults: [[UInt8]]) -> String? {
+        precondition(encodedResults.count == batch.clientRecords.count, "one encoding per client record")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(bodyLimit, 128 + batch.commits.reduce(0) { $0 + $1.frame.count + 24 }))
         func line(_ fields: String, _ json: [UInt8]) -> Bool {
@@ -37,13 +39,13 @@ enum PostgresHeadNotice {
             bytes.append(newline)
             return bytes.count <= bodyLimit
         }
-        for record in batch.clientRecords {
+        for (record, results) in zip(batch.clientRecords, encodedResults) {
             // Instance ids are opaque text: one with a separator in it is left to a read.
             guard !record.instance.rawValue.utf8.contains(where: { $0 == space || $0 == newline }) else { return nil }
             let fields =
                 "r \(record.instance.rawValue) \(Int64(clamping: record.lastSeq)) "
                 + "\(record.lastUsed.millisecondsSince1970) "
-            guard line(fields, ClientResultsCoding.encode(record.results)) else { return nil }
+            guard line(fields, results) else { return nil }
         }
         for commit in batch.commits {
             guard line("c \(PostgresCoding.integer(commit.revision)) ", commit.frame) else { return nil }

@@ -122,8 +122,6 @@ extension LoadSubscriber {
         return false
     }
 
-    /// Adds a snapshot chunk or end to the snapshot being assembled; its end replaces the replica.
-    /// - Returns: true when the snapshot is broken and the subscriber must resume.
     /// Records a delivery's latency; with several nodes, also as a delivery on the writer's node or another one.
     private func record(_ sent: (at: UInt64, server: Int), now: UInt64, on server: Int) {
         guard now > sent.at else { return }
@@ -132,6 +130,8 @@ extension LoadSubscriber {
         context.latency.record(nanoseconds: now - sent.at, shard: index, path: path)
     }
 
+    /// Adds a snapshot chunk or end to the snapshot being assembled; its end replaces the replica.
+    /// - Returns: true when the snapshot is broken and the subscriber must resume.
     private func collect(_ message: ServerMessage, _ s: inout SubscriberState) -> Bool {
         guard var assembler = s.assembler else {
             s.note("\(message.type) arrived outside a snapshot")

@@ -64,8 +64,8 @@ final class SendTimeDirectory: Sendable {
     /// The table of writer `index`.
     func times(writer index: Int) -> SendTimes { writers[index] }
 
-    /// When the mutation (`instance`, `seq`) was sent and to which node (the writer's now), or nil when the instance is not one of this
-    /// run's writers (or the send time is not known).
+    /// When the mutation (`instance`, `seq`) was sent and to which node (the writer's now), or nil when the instance
+    /// is not one of this run's writers (or the send time is not known).
     func sent(instance: UnsafeBufferPointer<UInt8>, seq: UInt64) -> (at: UInt64, server: Int)? {
         guard instance.count > prefix.count else { return nil }
         for offset in 0..<prefix.count where instance[offset] != prefix[offset] { return nil }

@@ -1,6 +1,7 @@
 import GoalModel
 import GoalStore
 import GoalTestSupport
+import GoalWire
 import NIOConcurrencyHelpers
 import Testing
 
@@ -10,6 +11,14 @@ import Testing
 /// anything it cannot carry or read leaves the follower to read the store.
 @Suite("PostgreSQL store: the batch in its commit notification")
 struct PostgresHeadNoticeTests {
+    /// The body `goald_append` would get for `batch`, its results encoded as the append call encodes them.
+    private func noticeBody(of batch: StorageBatch) -> String? {
+        PostgresHeadNotice.body(
+            of: batch,
+            encodedResults: batch.clientRecords.map { ClientResultsCoding.encode($0.results) }
+        )
+    }
+
     @Test("a batch's body, after goald_append's header, reads back as exactly that batch on the head it names")
     func bodyReadsBack() throws {
         var driver = LeagueDriver()
@@ -22,7 +31,7 @@ struct PostgresHeadNoticeTests {
         let batch = driver.takeBatch()
         #expect(batch.commits.count == 2 && batch.clientRecords.count == 2)
 
-        let body = try #require(PostgresHeadNotice.body(of: batch))
+        let body = try #require(noticeBody(of: batch))
         let notice = try #require(PostgresHeadNotice.notice(from: "7 6 \(first.commits.count)\n" + body))
         #expect(notice.version == 7)
         let written = try #require(notice.written)
@@ -36,18 +45,18 @@ struct PostgresHeadNoticeTests {
     func bodiesItCannotCarry() throws {
         var large = LeagueDriver()
         for index in 0..<40 { large.mutate(.createPlayer(id: PlayerID(), name: "player \(index)"), by: .alpha) }
-        #expect(PostgresHeadNotice.body(of: large.takeBatch()) == nil)
+        #expect(noticeBody(of: large.takeBatch()) == nil)
 
         var odd = LeagueDriver()
         odd.mutate(.createPlayer(id: PlayerID(), name: "ada"), by: try #require(ClientInstanceID("two words")))
-        #expect(PostgresHeadNotice.body(of: odd.takeBatch()) == nil)
+        #expect(noticeBody(of: odd.takeBatch()) == nil)
     }
 
     @Test("a version alone, or a header with a body this node cannot read, only rings; anything else is no notice")
     func payloadsThatOnlyRing() throws {
         var driver = LeagueDriver()
         driver.mutate(.createPlayer(id: PlayerID(), name: "ada"), by: .alpha)
-        let body = try #require(PostgresHeadNotice.body(of: driver.takeBatch()))
+        let body = try #require(noticeBody(of: driver.takeBatch()))
 
         #expect(PostgresHeadNotice.notice(from: "12") == HeadNotice(version: 12), "v4's payload, and imports")
         #expect(PostgresHeadNotice.notice(from: "3 2 5\n" + body) == HeadNotice(version: 3), "revision 1 after 5")
