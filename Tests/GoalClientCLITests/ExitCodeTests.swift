@@ -2,10 +2,6 @@ import Foundation
 import GoalTestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 @Suite("goal-client exit codes: every failure says what went wrong and what to do", .serialized)
 struct ExitCodeTests {
     @Test("1 refused: a taken name, a player in use, an unknown match")
@@ -55,7 +51,7 @@ struct ExitCodeTests {
 
     @Test("3 cannot connect: nothing listening, and a TLS failure (wrong fingerprint)")
     func cannotConnect() async throws {
-        let closedPort = try Self.closedPort()
+        let closedPort = try ClosedPort()
         defer { withExtendedLifetime(closedPort) {} }
         try await withTestDaemon { daemon in
             let client = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
@@ -89,42 +85,4 @@ struct ExitCodeTests {
             #expect(viewer.stderr.contains("unauthorized"))
         }
     }
-
-    /// A loopback port with nothing listening: bound and never listened on, so a connection to it is refused, and
-    /// held until the returned value goes away, so no daemon a test starts meanwhile on port 0 can be given it.
-    static func closedPort() throws -> ClosedPort {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
-            throw ClosedPort.Unavailable()
-        }
-        return ClosedPort(port: Int(UInt16(bigEndian: address.sin_port)), descriptor: fd)
-    }
-}
-
-/// A bound, never-listening loopback TCP socket (see `ExitCodeTests.closedPort`); closed when released.
-/// Immutable, `Sendable`; lives as long as the test that holds it.
-final class ClosedPort: Sendable, CustomStringConvertible {
-    struct Unavailable: Error {}
-
-    let port: Int
-    private let descriptor: Int32
-
-    init(port: Int, descriptor: Int32) {
-        self.port = port
-        self.descriptor = descriptor
-    }
-
-    deinit { close(descriptor) }
-
-    var description: String { "\(port)" }
 }

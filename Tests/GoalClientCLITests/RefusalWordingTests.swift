@@ -42,7 +42,7 @@ struct RefusalWordingTests {
 
     @Test("nothing listening: one line that says once that it cannot connect, and where")
     func connectionFailureSaidOnce() async throws {
-        let closedPort = try ExitCodeTests.closedPort()
+        let closedPort = try ClosedPort()
         defer { withExtendedLifetime(closedPort) {} }
         try await withTestDaemon { daemon in
             var client = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)

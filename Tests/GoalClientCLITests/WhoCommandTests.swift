@@ -76,7 +76,7 @@ struct WhoCommandTests {
             let bad = try await client.run(["who"])
             #expect(bad.status == 4)
             var nowhere = client.with(token: daemon.tokens.viewer)
-            let closedPort = try ExitCodeTests.closedPort()
+            let closedPort = try ClosedPort()
             nowhere.environment["GOAL_SERVER"] = "wss://localhost:\(closedPort)"
             let down = try await nowhere.run(["who", "--json"])
             withExtendedLifetime(closedPort) {}

@@ -9,7 +9,9 @@ import Testing
 struct WebSocketTransportEndpointsTests {
     @Test("connect(server:) reaches the endpoint at that index; the first is down, the second answers")
     func eachIndexReachesItsEndpoint() async throws {
-        let refused = try await Harness.refusedPort()
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let refused = closed.port
         try await Harness.withServer { server in
             let transport = try WebSocketTransport(
                 endpoints: [

@@ -11,9 +11,10 @@ import Testing
 struct WebSocketTransportFailureTests {
     @Test("a refused port fails with .cannotConnect")
     func refused() async throws {
-        let port = try await Harness.refusedPort()
-        let (_, events) = Harness.connect(try Harness.transport(port: port))
+        let refused = try ClosedPort()
+        let (_, events) = Harness.connect(try Harness.transport(port: refused.port))
         let failure = try await events.next().failure
+        withExtendedLifetime(refused) {}
         #expect(failure?.kind == .cannotConnect)
         #expect(failure?.message.contains("refused") == true)
     }

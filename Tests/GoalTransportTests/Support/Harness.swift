@@ -46,15 +46,6 @@ enum Harness {
         let connection = transport.connect { events.push($0) }
         return (connection, events)
     }
-
-    /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
-    static func refusedPort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress!.port!
-        try await channel.close().get()
-        return port
-    }
 }
 
 extension TransportEvent {
