@@ -3,18 +3,14 @@ import GoalServer
 import GoalTestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// goal-client given several servers (issue 15 point 5): `login --server A --server B` saves the list, and every
 /// command reaches the league through the first server that answers. Server A here is a port that refuses
-/// connections (`RefusingPort`); server B is a live daemon named `node-b`.
+/// connections (`ClosedPort`); server B is a live daemon named `node-b`.
 @Suite("goal-client with several servers", .serialized)
 struct FailoverCommandTests {
     @Test("login --server A --server B saves both; with A down every command works through B; status names B")
     func loginSavesTheListAndCommandsFailOver() async throws {
-        let refusing = try RefusingPort()
+        let refusing = try ClosedPort()
         defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
         let down = refusing.url
         let named: (inout ServerConfiguration) -> Void = { $0.nodeID = "node-b" }
@@ -62,7 +58,7 @@ struct FailoverCommandTests {
 
     @Test("GOAL_SERVER may hold a comma-separated list; tail follows through the server that answers")
     func environmentListAndTail() async throws {
-        let refusing = try RefusingPort()
+        let refusing = try ClosedPort()
         defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
         let down = refusing.url
         try await withTestDaemon { daemon in
@@ -101,8 +97,8 @@ struct FailoverCommandTests {
 
     @Test("with every server down the command fails with exit code 3 and names them all")
     func everyServerDown() async throws {
-        let refusingFirst = try RefusingPort()
-        let refusingSecond = try RefusingPort()
+        let refusingFirst = try ClosedPort()
+        let refusingSecond = try ClosedPort()
         defer { withExtendedLifetime((refusingFirst, refusingSecond)) {} }  // refusing until the test ends
         let (first, second) = (refusingFirst.url, refusingSecond.url)
         try await withTestDaemon { daemon in
@@ -115,41 +111,7 @@ struct FailoverCommandTests {
     }
 }
 
-/// A TCP port on 127.0.0.1 that refuses connections while this value lives: bound but never listening, so no other
-/// test's daemon can take it meanwhile. Lifetime: the socket closes when the value is released.
-final class RefusingPort {
-    let port: Int
-    private let descriptor: Int32
-
+extension ClosedPort {
     /// The server URL of the port.
     var url: String { "wss://127.0.0.1:\(port)" }
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
-            }
-        }
-        guard descriptor >= 0, bound else {
-            if descriptor >= 0 { close(descriptor) }
-            throw RefusingPortError(errno: errno)
-        }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit {
-        close(descriptor)
-    }
-}
-
-/// The socket call that failed while reserving a refusing port.
-struct RefusingPortError: Error {
-    let errno: Int32
 }
