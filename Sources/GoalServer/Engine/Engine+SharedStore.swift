@@ -188,6 +188,7 @@ extension Engine {
         }
         let open = openBatch
         openBatch = OpenBatch()
+        openBatch.openedAt = open.openedAt
         forget(Array(open.forgottenInstances), exceptRefreshed: refreshed, into: &openBatch)
         for timed in open.requests { decide(timed, into: &openBatch, counting: false) }
     }

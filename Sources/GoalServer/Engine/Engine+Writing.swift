@@ -15,8 +15,7 @@ extension Engine {
     /// filling).
     func writeIfIdle() {
         guard inFlight == nil, !catchingUp, !failed, !openBatch.isEmpty else { return }
-        let batch = close(&openBatch, openedAt: openedAt ?? .now)
-        openedAt = nil
+        let batch = close(&openBatch)
         guard !batch.storage.isEmpty else {
             // Only replies (duplicates of durable results, unauthorized): nothing to persist, nothing in flight.
             publish(batch)
@@ -27,8 +26,9 @@ extension Engine {
         startWrite()
     }
 
-    /// The batch `open` holds, closed on the current state; `open` is left empty.
-    func close(_ open: inout OpenBatch, openedAt: ContinuousClock.Instant) -> ClosedBatch {
+    /// The batch `open` holds, closed on the current state; `open` is left empty. `openedAt` replaces the batch's
+    /// own opening time (a batch decided again keeps the time it was first opened).
+    func close(_ open: inout OpenBatch, openedAt: ContinuousClock.Instant? = nil) -> ClosedBatch {
         let batch = ClosedBatch(
             storage: StorageBatch(
                 commits: open.commits,
@@ -38,7 +38,7 @@ extension Engine {
             stateAfter: state,
             digestAfter: headDigest,
             replies: open.replies,
-            openedAt: openedAt,
+            openedAt: openedAt ?? open.openedAt ?? .now,
             requests: open.requests
         )
         open = OpenBatch()

@@ -52,7 +52,6 @@ final class Engine: @unchecked Sendable {
     var state: LeagueState
     var headDigest: Digest
     var openBatch = OpenBatch()
-    var openedAt: ContinuousClock.Instant?
     /// The batch the writer is writing (nil when idle).
     var inFlight: ClosedBatch?
     /// Where the store stood after this node's last write or catch-up: what the batch in flight is decided on.
@@ -224,7 +223,7 @@ final class Engine: @unchecked Sendable {
             if counting { metrics.recordDecision(decision) }
             message = ServerMessage.outcome(seq: mutation.id.seq, decision.outcome)
         }
-        if openedAt == nil { openedAt = .now }
+        batch.markOpened()
         batch.requests.append(timed)
         batch.replies.append(
             DecidedReply(address: request.replyTo, message: message, after: state.revision, direct: request.direct)
@@ -244,7 +243,7 @@ final class Engine: @unchecked Sendable {
                 if !forgotten.isEmpty {
                     self.openBatch.forgottenInstances.formUnion(forgotten)
                     self.metrics.clientRecordsForgotten.increment(by: Int64(forgotten.count))
-                    if self.openedAt == nil { self.openedAt = .now }
+                    self.openBatch.markOpened()
                     self.writeIfIdle()
                 }
                 self.metrics.clientRecords.set(self.state.clientRecordCount)

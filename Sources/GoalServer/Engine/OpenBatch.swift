@@ -14,6 +14,14 @@ struct OpenBatch {
     var touchedInstances: Set<ClientInstanceID> = []
     var forgottenInstances: Set<ClientInstanceID> = []
     var replies: [DecidedReply] = []
+    /// When the batch's first decision was made (for the commit-latency histogram); nil while nothing was. It
+    /// belongs to the batch, so deciding another batch's mutations again (a rebase) never dates this one.
+    var openedAt: ContinuousClock.Instant?
+
+    /// Notes that something was decided into the batch now, unless something already was.
+    mutating func markOpened() {
+        if openedAt == nil { openedAt = .now }
+    }
 
     var isEmpty: Bool { !needsWrite && replies.isEmpty }
     /// True when the store has something to write (replies alone need no transaction).
