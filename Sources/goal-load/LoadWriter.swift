@@ -21,6 +21,8 @@ final class LoadWriter: Sendable {
     /// Mutations per second for this writer; 0 = flat out.
     private let rate: Double
     private let sendTimes: SendTimes?
+    /// The fraction of a unit of send credit the measured phase starts with (`SendCredit.start(phase:)`).
+    private let phase: Double
     let state: Mutex<WriterState>
     private let tick = Mutex<RepeatedTask?>(nil)
 
@@ -33,6 +35,7 @@ final class LoadWriter: Sendable {
         rate: Double,
         source: MutationSource,
         sendTimes: SendTimes?,
+        phase: Double = 0,
         server: Int = 0
     ) {
         self.index = index
@@ -42,7 +45,14 @@ final class LoadWriter: Sendable {
         self.window = max(1, window)
         self.rate = rate
         self.sendTimes = sendTimes
-        self.state = Mutex(WriterState(source: source, server: server % max(context.serverCount, 1)))
+        self.phase = phase
+        self.state = Mutex(
+            WriterState(
+                source: source,
+                credit: SendCredit(rate: rate, window: self.window),
+                server: server % max(context.serverCount, 1)
+            )
+        )
     }
 
     /// The node (an index into the run's URLs) this writer writes to now: it starts on the one it was given and
@@ -85,7 +95,10 @@ final class LoadWriter: Sendable {
 
     /// Starts or stops the measured phase.
     func setSending(_ on: Bool) {
-        state.withLock { $0.sending = on }
+        state.withLock { s in
+            s.sending = on
+            if on { s.credit.start(phase: phase) }
+        }
         if on { pumpOnLoop() }
     }
 
@@ -118,14 +131,7 @@ final class LoadWriter: Sendable {
 
     private func onTick() {
         let now = MonotonicClock.nanoseconds()
-        state.withLock { s in
-            // Credit by elapsed time, not by tick count: a loaded machine delays ticks.
-            if rate > 0, s.sending, s.lastRefill > 0 {
-                let elapsed = MonotonicClock.seconds(from: s.lastRefill, to: now)
-                s.tokens = min(s.tokens + rate * elapsed, Double(window) + 1)
-            }
-            s.lastRefill = now
-        }
+        state.withLock { s in s.credit.tick(at: now, earning: s.sending) }
         pump()
     }
 
@@ -140,8 +146,7 @@ final class LoadWriter: Sendable {
                 if scripted {
                     guard s.scriptIndex < s.script.count else { break }
                 } else if rate > 0 {
-                    guard s.tokens >= 1 else { break }
-                    s.tokens -= 1
+                    guard s.credit.spend() else { break }
                 }
                 let seq = s.nextSeq
                 s.nextSeq += 1

@@ -15,10 +15,8 @@ struct WriterState: Sendable {
     var knownRevision: Revision = 0
     var nextSeq: UInt64 = 1
     var inFlight = 0
-    /// Send credit when a rate is set (refilled by the writer's tick).
-    var tokens: Double = 0
-    /// When credit was last added, on `MonotonicClock` (0 before the first tick).
-    var lastRefill: UInt64 = 0
+    /// Send credit when a rate is set (earned at the writer's tick).
+    var credit: SendCredit
     /// No sends before this instant (rate_limited / overloaded), on `MonotonicClock`.
     var pausedUntil: UInt64 = 0
     var source: MutationSource
@@ -30,8 +28,9 @@ struct WriterState: Sendable {
     /// The node (an index into the run's URLs) the writer's connection goes to.
     var server: Int
 
-    init(source: MutationSource, server: Int = 0) {
+    init(source: MutationSource, credit: SendCredit, server: Int = 0) {
         self.source = source
+        self.credit = credit
         self.server = server
     }
 }
