@@ -16,6 +16,8 @@ struct LoadConfiguration: Sendable {
         var writers = 5
         /// Target accepted commits per second over all writers; 0 = flat out (bounded by `window`).
         var rate: Double = 50
+        /// How paced writers spread their mutations in time.
+        var arrivals = Arrivals.even
         /// Mutations each writer keeps in flight at most.
         var window = 16
         /// Seconds of writing (the measured phase).

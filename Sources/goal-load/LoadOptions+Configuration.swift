@@ -15,6 +15,7 @@ extension LoadOptions {
         if let maxCommits { shape.maxCommits = maxCommits }
         if let rate { shape.rate = rate }
         if let window { shape.window = window }
+        if let arrivals { shape.arrivals = arrivals }
         if let mix { shape.mix = try MutationMix(parsing: mix) }
         if let sampled { shape.sampled = sampled }
         if let matches { shape.matches = matches }

@@ -73,6 +73,15 @@ struct LoadOptions: ParsableArguments {
     @Option(name: .customLong("rate"), help: "Target commits per second over all writers; 0 = flat out.")
     var rate: Double?
 
+    @Option(
+        name: .customLong("arrivals"),
+        help: ArgumentHelp(
+            "How paced writers spread their mutations: even (every 1/rate, the writers offset from each other) or "
+                + "poisson (at random, as independent clients send)."
+        )
+    )
+    var arrivals: Arrivals?
+
     @Option(name: .customLong("window"), help: "Mutations each writer keeps in flight at most.")
     var window: Int?
 
@@ -136,3 +145,4 @@ struct LoadOptions: ParsableArguments {
 }
 
 extension Scenario: ExpressibleByArgument {}
+extension Arrivals: ExpressibleByArgument {}

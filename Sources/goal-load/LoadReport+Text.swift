@@ -7,7 +7,8 @@ extension LoadReport {
         let s = setup
         lines.append(
             "goal-load \(s.scenario): \(s.subscribers) subscribers, \(s.writers) writers, "
-                + "rate \(s.rate > 0 ? "\(Self.number(s.rate))/s" : "flat out") window \(s.window), "
+                + "rate \(s.rate > 0 ? "\(Self.number(s.rate))/s" : "flat out")"
+                + "\(s.rate > 0 && s.arrivals != Arrivals.even.rawValue ? " (\(s.arrivals) arrivals)" : "") window \(s.window), "
                 + "\(Self.number(s.durationSeconds)) s, mix \(s.mix), protocol \(s.protocolVersion)"
                 + "\(s.deflate ? " with deflate" : ""), \(s.threads) threads, open-file limit \(s.openFileLimit), load "
                 + "\(s.loadAverage)"

@@ -10,6 +10,8 @@ struct LoadReport: Codable, Sendable, Equatable {
         var writers: Int
         /// Target commits/s; 0 = flat out.
         var rate: Double
+        /// How paced writers spread their mutations (`Arrivals`): "even" or "poisson".
+        var arrivals: String = Arrivals.even.rawValue
         var window: Int
         var durationSeconds: Double
         var mix: String

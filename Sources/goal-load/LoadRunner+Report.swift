@@ -51,6 +51,7 @@ extension LoadRunner {
                 subscribers: shape.subscribers,
                 writers: shape.writers,
                 rate: shape.rate,
+                arrivals: shape.arrivals.rawValue,
                 window: shape.window,
                 durationSeconds: shape.duration,
                 mix: shape.mix.description,

@@ -111,6 +111,7 @@ struct LoadRunner: Sendable {
                 rate: perWriterRate,
                 source: MutationSource(plan: writerPlan.plan, writerIndex: index),
                 sendTimes: context.sendTimes.times(writer: index),
+                arrivals: shape.arrivals,
                 phase: Double(index) / Double(shape.writers),
                 server: configuration.server(for: index)
             )

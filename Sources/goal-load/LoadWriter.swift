@@ -35,6 +35,7 @@ final class LoadWriter: Sendable {
         rate: Double,
         source: MutationSource,
         sendTimes: SendTimes?,
+        arrivals: Arrivals = .even,
         phase: Double = 0,
         server: Int = 0
     ) {
@@ -49,7 +50,12 @@ final class LoadWriter: Sendable {
         self.state = Mutex(
             WriterState(
                 source: source,
-                credit: SendCredit(rate: rate, window: self.window),
+                credit: SendCredit(
+                    rate: rate,
+                    window: self.window,
+                    arrivals: arrivals,
+                    seed: UInt64(bitPattern: Int64(index + 1))
+                ),
                 server: server % max(context.serverCount, 1)
             )
         )

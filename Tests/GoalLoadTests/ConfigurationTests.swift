@@ -40,6 +40,13 @@ struct ConfigurationTests {
         #expect(throws: LoadError.self) { try unknown.configuration(environment: ["GOAL_TOKEN": "t"]) }
     }
 
+    @Test func arrivalsAreEvenByDefaultAndPoissonOnAsking() throws {
+        #expect(try LoadOptions.parse(["--insecure", "--preset", "latency"]).shape().arrivals == .even)
+        let poisson = try LoadOptions.parse(["--insecure", "--preset", "latency", "--arrivals", "poisson"])
+        #expect(try poisson.shape().arrivals == .poisson)
+        #expect(throws: (any Error).self) { try LoadOptions.parse(["--insecure", "--arrivals", "bursty"]) }
+    }
+
     @Test func aTokenIsRequired() throws {
         let options = try LoadOptions.parse(["--insecure"])
         #expect(throws: LoadError.self) { try options.configuration(environment: [:]) }
