@@ -18,22 +18,9 @@ public final class ClosedPort: Sendable, CustomStringConvertible {
 
     /// Binds a fresh loopback port and holds it.
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard fd >= 0, bound else {
-            if fd >= 0 { close(fd) }
-            throw Unavailable()
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-        descriptor = fd
+        guard let (descriptor, port) = LoopbackSocket.make(listening: false) else { throw Unavailable() }
+        self.descriptor = descriptor
+        self.port = port
     }
 
     deinit { close(descriptor) }

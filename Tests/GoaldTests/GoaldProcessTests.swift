@@ -1,6 +1,7 @@
 import Foundation
 import GoalCommandLine
 import GoalStore
+import GoalTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -51,21 +52,10 @@ struct GoaldProcessTests {
 
     /// A loopback TCP socket listening on a free port (the caller closes it).
     static func listeningSocket() throws -> (Int32, Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard bound else {
-            close(fd)
+        guard let socket = LoopbackSocket.make(listening: true) else {
             throw CommandTestFailure("cannot make a listening socket")
         }
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+        return socket
     }
 }
 
