@@ -59,9 +59,7 @@ struct SessionStreamTests {
         _ window: LiveWindow,
         replies: [Reply]
     ) -> [SessionStream.Write] {
-        var writes: [SessionStream.Write] = []
-        stream.deliver(window, replies: replies) { writes.append($0) }
-        return writes
+        Array(stream.deliver(window, replies: replies))
     }
 
     private func step(_ stream: inout SessionStream, writable: Bool = true, loopHead: Revision) -> String {

@@ -20,13 +20,10 @@ struct TLSFlushBudgetTests {
         var events: [Event] = []
 
         mutating func write(_ length: Int, limit: Int = TLSFlushBudget.maxBytesPerFlush) {
-            var recorded: [Event] = []
-            budget.write(length, limit: limit) { count, last in
-                recorded.append(.piece(count, last: last))
-            } flush: {
-                recorded.append(.flush)
-            }
-            events += recorded
+            let plan = budget.plan(length, limit: limit)
+            if plan.flushFirst { events.append(.flush) }
+            for _ in 0..<plan.wholePieces { events += [.piece(plan.pieceLength, last: false), .flush] }
+            events.append(.piece(plan.lastPiece, last: true))
         }
 
         mutating func flushElsewhere() {

@@ -6,7 +6,31 @@ import NIOCore
 import NIOWebSocket
 
 /// Writing: the session's bounded queue, flushing, the slow-consumer policy and closing.
+///
+/// Every write and flush runs inside a write section (`inSection`); a close asked for inside one, and what NIO raises
+/// from inside a write or flush (writability, inactivity), waits until the outermost section ends
+/// (`SessionReentrancy`, docs/ARCHITECTURE.md "Re-entrancy").
 extension SessionHandler {
+    /// Runs `body` as a write section, then performs what was deferred during it once the outermost section ends,
+    /// each inside a section of its own (what that raises is performed next, in the same order).
+    func inSection<Result>(_ body: () -> Result) -> Result {
+        reentrancy.enter()
+        let result = body()
+        var due = reentrancy.leave()
+        while !due.isEmpty {
+            reentrancy.enter()
+            for deferred in due {
+                switch deferred {
+                case .close(let close): performClose(close)
+                case .tearDown: tearDown()
+                case .writable: writableAgain()
+                }
+            }
+            due = reentrancy.leave()
+        }
+        return result
+    }
+
     /// Writes a frame now if the socket is writable and nothing waits before it, else queues it. Counts toward
     /// the session's bound; past it the session is a slow consumer. Does not flush.
     func enqueue(_ frame: ByteBuffer) {
@@ -34,8 +58,10 @@ extension SessionHandler {
 
     func flushIfNeeded() {
         guard needsFlush, let context else { return }
-        flushNow(context)
-        checkBufferedBytes(context)
+        inSection {
+            flushNow(context)
+            checkBufferedBytes(context)
+        }
     }
 
     /// The bound covers what NIO still holds for the socket, not only this session's own queue: a writable session
@@ -49,6 +75,7 @@ extension SessionHandler {
         {
             return
         }
+        // No answer (the channel closed under us) leaves nothing to bound: the session is ending anyway.
         guard
             let buffered = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)
         else { return }
@@ -61,14 +88,14 @@ extension SessionHandler {
     /// Writes queued frames while the socket takes them.
     func drainQueue() {
         guard let context, !queue.isEmpty else { return }
-        var drained = 0
-        while let frame = queue.popFirst() {
-            drained += frame.readableBytes
-            writeSized(frame, promise: nil, context: context)
-            if !context.channel.isWritable { break }
+        inSection {
+            while !isClosing, let frame = queue.popFirst() {
+                queuedBytes -= frame.readableBytes
+                core.adjustQueuedBytes(by: -frame.readableBytes)
+                writeSized(frame, promise: nil, context: context)
+                if !context.channel.isWritable { break }
+            }
         }
-        queuedBytes -= drained
-        core.adjustQueuedBytes(by: -drained)
     }
 
     // MARK: - What the shard delivers
@@ -78,14 +105,20 @@ extension SessionHandler {
     ///
     /// - Returns: the changeset frames and bytes written.
     func deliverLive(_ window: LiveWindow, replies: [Reply]) -> (frames: Int, bytes: Int) {
+        inSection { deliverLiveInSection(window, replies: replies) }
+    }
+
+    private func deliverLiveInSection(_ window: LiveWindow, replies: [Reply]) -> (frames: Int, bytes: Int) {
         guard !isClosing else { return (0, 0) }
         guard stream != nil else {
             for reply in replies { enqueue(reply.frame) }  // `stream: acks`: answers only, as they come
             return (0, 0)
         }
         let wasLive = stream?.isLive ?? false
+        // The stream decides and its mutation ends here; the writes (which may close the session) come after.
+        guard let writes = stream?.deliver(window, replies: replies) else { return (0, 0) }
         var written = (frames: 0, bytes: 0)
-        stream?.deliver(window, replies: replies) { write in
+        for write in writes {
             let counted = perform(write)
             written.frames += counted.frames
             written.bytes += counted.bytes
@@ -107,7 +140,7 @@ extension SessionHandler {
     /// - Returns: the changeset frames and bytes it wrote (zero for anything else).
     @discardableResult
     func perform(_ write: SessionStream.Write) -> (frames: Int, bytes: Int) {
-        guard let context else { return (0, 0) }
+        guard let context, !isClosing else { return (0, 0) }
         switch write {
         case .changesets(let frames, let count):
             enqueue(frames)
@@ -141,10 +174,44 @@ extension SessionHandler {
 
     /// Sends `error{code, message}` and the close code that goes with it, then closes once they are written
     /// (or after a short grace period for the peer's close frame).
-    func fail(_ code: WireErrorCode, _ message: String, close: CloseCode? = nil) {
-        guard let context, inbound.close() else { return }
+    func fail(_ code: WireErrorCode, _ message: String, close closeCode: CloseCode? = nil) {
+        close(.error(code, message, closeCode: closeCode))
+    }
+
+    /// The one way a session ends. Inside a write section it waits for the section's end (the first close asked
+    /// for wins); outside one it is performed now, in a section of its own.
+    func close(_ close: SessionClose) {
+        guard reentrancy.close(close) else { return }
+        inSection { performClose(close) }
+    }
+
+    /// Performs a close (only from `close` and the end of a section). Idempotent: a session closes once.
+    private func performClose(_ close: SessionClose) {
+        guard let context else { return }
+        guard inbound.close() else {
+            if case .drop = close { context.close(promise: nil) }  // the peer answered our close: end now
+            return
+        }
         leavePresence()
-        let closeCode = close ?? code.closeCode
+        dropQueue()
+        switch close {
+        case .error(let code, let message, let closeCode):
+            sendError(code, message, closeCode: closeCode ?? code.closeCode, context: context)
+        case .answer(let code):
+            let frame = ServerFrameEncoder.closeFrame(code: code, reason: "", allocator: context.channel.allocator)
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(frame)).whenComplete { _ in channel.close(promise: nil) }
+        case .drop:
+            context.close(promise: nil)
+        }
+    }
+
+    private func sendError(
+        _ code: WireErrorCode,
+        _ message: String,
+        closeCode: CloseCode,
+        context: ChannelHandlerContext
+    ) {
         core.metrics.recordClose(code: closeCode.rawValue)
         logger.debug(
             "closing session",
@@ -156,7 +223,6 @@ extension SessionHandler {
             allocator: allocator
         )
         let close = ServerFrameEncoder.closeFrame(code: closeCode.rawValue, reason: code.rawValue, allocator: allocator)
-        dropQueue()
         context.write(wrapOutboundOut(error), promise: nil)
         context.writeAndFlush(wrapOutboundOut(close), promise: nil)
         needsFlush = false
@@ -189,17 +255,6 @@ extension SessionHandler {
         guard !isClosing else { return }
         core.metrics.slowConsumerCloses.increment()
         fail(.slowConsumer, "slow consumer: \(reason); reconnect and resume from your revision")
-    }
-
-    /// Answers the peer's close frame with `code` (SessionInbound chose it: the peer's own code when RFC 6455 allows
-    /// it on the wire, 1000 for an empty close, 1002 or 1007 for a malformed one) and closes.
-    func answerClose(code: UInt16) {
-        guard let context, inbound.close() else { return }
-        leavePresence()
-        dropQueue()
-        let close = ServerFrameEncoder.closeFrame(code: code, reason: "", allocator: context.channel.allocator)
-        let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     private func dropQueue() {

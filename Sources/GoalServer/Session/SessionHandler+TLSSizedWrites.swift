@@ -20,20 +20,26 @@ extension SessionHandler {
         context: ChannelHandlerContext,
         limit: Int = TLSFlushBudget.maxBytesPerFlush
     ) {
-        var buffer = buffer
-        flushBudget.write(buffer.readableBytes, limit: limit) { count, last in
-            let piece = last ? buffer : buffer.readSlice(length: count) ?? buffer
-            context.write(wrapOutboundOut(piece), promise: last ? promise : nil)
-        } flush: {
-            context.flush()
+        let plan = flushBudget.plan(buffer.readableBytes, limit: limit)
+        // The budget's mutation has ended: flushes below may re-enter the session, which defers what they raise.
+        inSection {
+            var buffer = buffer
+            if plan.flushFirst { context.flush() }
+            for _ in 0..<plan.wholePieces {
+                // Cannot fail: the plan's whole pieces are shorter than the buffer.
+                guard let piece = buffer.readSlice(length: plan.pieceLength) else { break }
+                context.write(wrapOutboundOut(piece), promise: nil)
+                context.flush()
+            }
+            context.write(wrapOutboundOut(buffer), promise: promise)
+            needsFlush = true
         }
-        needsFlush = true
     }
 
     /// Flushes what was written (the session's own `flushIfNeeded` checks its bounds afterwards).
     func flushNow(_ context: ChannelHandlerContext) {
         flushBudget.flushed()
         needsFlush = false
-        context.flush()
+        inSection { context.flush() }
     }
 }

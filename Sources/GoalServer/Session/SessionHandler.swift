@@ -36,7 +36,8 @@ final class SessionHandler: ChannelInboundHandler {
     let aborter: ConnectionAborter?
     /// The session's phase and what it does with each inbound frame (the state machine; this handler acts).
     var inbound: SessionInbound
-    var phase: SessionPhase { inbound.phase }
+    /// Closing already while a close waits for the end of a write section (`SessionReentrancy`).
+    var phase: SessionPhase { reentrancy.closeIsPending ? .closing : inbound.phase }
     /// Set while registered with the shard, the limiter and the instance registry; cleared by `tearDown`.
     var registration: SessionIdentity?
 
@@ -65,6 +66,8 @@ final class SessionHandler: ChannelInboundHandler {
     var historyOutstanding = false
     /// The session's presence (docs/PROTOCOL.md §4 "Presence"); nil until welcome (SessionHandler+Presence.swift).
     var presence: SessionPresence?
+    /// Defers what NIO raises from inside the session's own writes until they end (SessionReentrancy).
+    var reentrancy = SessionReentrancy()
 
     init(
         core: ServerCore,
@@ -118,6 +121,8 @@ final class SessionHandler: ChannelInboundHandler {
         return nil
     }
 
+    /// True once a close was performed, or asked for inside a write section and waiting for its end: nothing more
+    /// is written but the close.
     var isClosing: Bool {
         if case .closing = phase { return true }
         return false
@@ -141,19 +146,25 @@ final class SessionHandler: ChannelInboundHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        tearDown()
+        if reentrancy.tearDown() { tearDown() }
         self.context = nil
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        tearDown()
+        if reentrancy.tearDown() { tearDown() }
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         lastRead = .now()
-        switch inbound.frame(opcode: frame.opcode, data: frame.unmaskedData) {
+        let action = inbound.frame(opcode: frame.opcode, data: frame.unmaskedData)
+        inSection { perform(action, context: context) }
+    }
+
+    /// Acts on what the inbound state machine decided for one frame.
+    private func perform(_ action: SessionInbound.Action, context: ChannelHandlerContext) {
+        switch action {
         case .decodeHello(let bytes, let limit):
             decode(bytes, limit: limit) { message in
                 guard case .hello(let hello) = message else {
@@ -168,9 +179,9 @@ final class SessionHandler: ChannelInboundHandler {
             enqueue(ServerFrameEncoder.controlFrame(.pong, payload: payload, allocator: context.channel.allocator))
             flushIfNeeded()
         case .answerClose(let code):
-            answerClose(code: code)
+            close(.answer(code))
         case .closeConnection:
-            context.close(promise: nil)
+            close(.drop)
         case .fail(let code, let message, let close):
             fail(code, message, close: close)
         case .none:
@@ -184,13 +195,20 @@ final class SessionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
-            drainQueue()
-            pumpCatchUp()
-            drainPresence()
-            flushIfNeeded()
+        // Fired from inside a flush too (the flush drained the socket): then it waits for that write to end.
+        if context.channel.isWritable, reentrancy.becameWritable() {
+            inSection { writableAgain() }
         }
         context.fireChannelWritabilityChanged()
+    }
+
+    /// The socket takes bytes again: the queue first, then catch-up and presence, then one flush.
+    func writableAgain() {
+        guard let context, context.channel.isWritable, !isClosing else { return }
+        drainQueue()
+        pumpCatchUp()
+        drainPresence()
+        flushIfNeeded()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -215,7 +233,7 @@ final class SessionHandler: ChannelInboundHandler {
             fail(.badMessage, "fragmented message error: \(error)", close: .websocketProtocolError)
         default:
             logger.debug("session channel error", metadata: ["goal.error": "\(error)"])
-            context.close(promise: nil)
+            close(.drop)
         }
     }
 
@@ -313,8 +331,8 @@ final class SessionHandler: ChannelInboundHandler {
         flushIfNeeded()
     }
 
-    /// Releases everything this session holds. Idempotent.
-    private func tearDown() {
+    /// Releases everything this session holds. Idempotent. Never inside a write section (`SessionReentrancy`).
+    func tearDown() {
         leavePresence()
         handshakeDeadline?.cancel()
         handshakeDeadline = nil

@@ -87,34 +87,66 @@ struct SessionStream {
 
     var isLive: Bool { mode == .live }
 
-    /// The loop's live window and this session's answers from one visit; each write goes to `write` in order. (A
-    /// closure, not a returned array: this runs for every session on every visit of the fan-out, and the usual
-    /// visit writes one slice and no answer.)
-    mutating func deliver(_ window: LiveWindow, replies: [Reply], _ write: (Write) -> Void) {
+    /// What one visit writes, in order. The usual visit writes one slice of changesets and no answer, so the first
+    /// write is kept inline and only a visit with answers allocates (this runs for every session on every visit).
+    struct Writes: Sequence {
+        private(set) var first: Write?
+        private(set) var rest: [Write] = []
+
+        mutating func append(_ write: Write) {
+            if first == nil { first = write } else { rest.append(write) }
+        }
+
+        var isEmpty: Bool { first == nil }
+
+        struct Iterator: IteratorProtocol {
+            fileprivate var first: Write?
+            fileprivate var rest: IndexingIterator<[Write]>
+
+            mutating func next() -> Write? {
+                if let write = first {
+                    first = nil
+                    return write
+                }
+                return rest.next()
+            }
+        }
+
+        func makeIterator() -> Iterator {
+            Iterator(first: first, rest: rest.makeIterator())
+        }
+    }
+
+    /// The loop's live window and this session's answers from one visit: what to write, in order. Returned, never
+    /// written from inside: the handler performs the writes after this mutation ends, so a write that closes the
+    /// session (a slow consumer, a write error) cannot meet the stream in the middle of a change.
+    mutating func deliver(_ window: LiveWindow, replies: [Reply]) -> Writes {
+        var writes = Writes()
         guard case .live = mode else {
             target = max(target, window.head)
             heldReplies.append(contentsOf: replies.lazy.map(\.frame))
-            return
+            return writes
         }
         guard window.reaches(back: sent) else {
             target = window.head
             mode = .catchingUp(.rejoin)
             heldReplies.append(contentsOf: replies.lazy.map(\.frame))
-            return
+            return writes
         }
         for reply in replies {
-            advance(through: reply.after, in: window, write)
-            write(.reply(reply.frame))
+            advance(through: reply.after, in: window, into: &writes)
+            writes.append(.reply(reply.frame))
         }
-        advance(through: window.head, in: window, write)
+        advance(through: window.head, in: window, into: &writes)
+        return writes
     }
 
-    private mutating func advance(through revision: Revision, in window: LiveWindow, _ write: (Write) -> Void) {
+    private mutating func advance(through revision: Revision, in window: LiveWindow, into writes: inout Writes) {
         let last = min(revision, window.head)
         guard last > sent, let frames = window.frames(after: sent, through: last) else { return }
         let count = Int(last - sent)
         sent = last
-        write(.changesets(frames, count: count))
+        writes.append(.changesets(frames, count: count))
     }
 
     /// An answer outside a visit (a `rejected{invalid}` decided by the session itself): held while catching up.

@@ -1,8 +1,8 @@
 /// Keeps every flush of a session within a budget (see `SessionHandler+TLSSizedWrites`): one TLS record for live
 /// writes, a quarter of one for catch-up (snapshots, backlog pages). Decides when to flush before a write and how to
-/// cut a larger write into flushed pieces.
+/// cut a larger write into flushed pieces, as a `Plan` the session performs.
 ///
-/// Value type, no I/O: the session's event loop owns it and performs what `write` asks for.
+/// Value type, no I/O, no callbacks: the session's event loop owns it and performs the plans it returns.
 struct TLSFlushBudget {
     /// The most bytes the TLS layer gets to encrypt between two flushes of live writes (the size its per-connection
     /// buffer keeps): one record's worth (16,384 bytes), less a margin for the small frames written around the
@@ -25,33 +25,30 @@ struct TLSFlushBudget {
     /// What was written since the last flush, overhead included.
     private(set) var unflushed = 0
 
-    /// Writes `length` bytes: flushes first when they would take the unflushed bytes past `limit`, and cuts them
-    /// into pieces of `limit − bytesPerRecord` bytes, each followed by a flush, when they are more than that. The
-    /// last piece (possibly empty when `length` is 0) is written and left unflushed.
-    /// - Parameters:
-    ///   - limit: `maxBytesPerFlush` (live) or `catchUpBytesPerFlush`.
-    ///   - writePiece: Writes the next `count` bytes; `last` is true for the final piece.
-    ///   - flush: Flushes what was written.
-    mutating func write(
-        _ length: Int,
-        limit: Int = maxBytesPerFlush,
-        writePiece: (_ count: Int, _ last: Bool) -> Void,
-        flush: () -> Void
-    ) {
-        var left = length
-        let largestPiece = limit - Self.bytesPerRecord
-        if unflushed > 0, unflushed + left + Self.bytesPerRecord > limit {
-            flush()
-            unflushed = 0
-        }
-        while left > largestPiece {
-            writePiece(largestPiece, false)
-            flush()
-            unflushed = 0
-            left -= largestPiece
-        }
-        writePiece(left, true)
-        unflushed += left + Self.bytesPerRecord
+    /// How one write goes out, decided before any of it is written: the caller performs it after this value's
+    /// mutation has ended, so a flush that re-enters the session (NIO fires writability changes and errors from
+    /// inside `flush`) never meets the budget in the middle of a change (docs/ARCHITECTURE.md, "Re-entrancy").
+    struct Plan: Equatable {
+        /// Flush what was written before, first: the write would take the unflushed bytes past the limit.
+        var flushFirst: Bool
+        /// Pieces of `pieceLength` bytes, each written and then flushed, before the last piece.
+        var wholePieces: Int
+        var pieceLength: Int
+        /// The final piece (possibly 0 bytes when the write is empty), written and left unflushed.
+        var lastPiece: Int
+    }
+
+    /// Plans writing `length` bytes: a flush first when they would take the unflushed bytes past `limit`, and
+    /// pieces of `limit − bytesPerRecord` bytes, each followed by a flush, when they are more than that. The last
+    /// piece is written and left unflushed. The budget counts the plan as performed.
+    /// - Parameter limit: `maxBytesPerFlush` (live) or `catchUpBytesPerFlush`.
+    mutating func plan(_ length: Int, limit: Int = maxBytesPerFlush) -> Plan {
+        let pieceLength = limit - Self.bytesPerRecord
+        let flushFirst = unflushed > 0 && unflushed + length + Self.bytesPerRecord > limit
+        let wholePieces = length > pieceLength ? (length - 1) / pieceLength : 0
+        let lastPiece = length - wholePieces * pieceLength
+        unflushed = (flushFirst || wholePieces > 0 ? 0 : unflushed) + lastPiece + Self.bytesPerRecord
+        return Plan(flushFirst: flushFirst, wholePieces: wholePieces, pieceLength: pieceLength, lastPiece: lastPiece)
     }
 
     /// Records a flush made elsewhere.
