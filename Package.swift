@@ -167,6 +167,11 @@ let package = Package(
             ] + nioProducts,
             swiftSettings: strictSettings
         ),
+        // Used by every test target only: bounds how many test cases `swift test` runs at once (TestSlots.swift).
+        .target(
+            name: "GoalTestSlots",
+            swiftSettings: strictSettings
+        ),
         // What the three command-line tools share: line output that ends quietly on a closed pipe, and their `main`.
         .target(
             name: "GoalCommandLine",
@@ -213,11 +218,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        .testTarget(name: "GoalModelTests", dependencies: ["GoalModel", "GoalWire"], swiftSettings: strictSettings),
-        .testTarget(name: "GoalWireTests", dependencies: ["GoalWire", "GoalModel"], swiftSettings: strictSettings),
+        .testTarget(name: "GoalModelTests", dependencies: ["GoalTestSlots", "GoalModel", "GoalWire"], swiftSettings: strictSettings),
+        .testTarget(name: "GoalWireTests", dependencies: ["GoalTestSlots", "GoalWire", "GoalModel"], swiftSettings: strictSettings),
         .testTarget(
             name: "GoalDeflateTests",
             dependencies: [
+                "GoalTestSlots",
                 "GoalDeflate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -225,10 +231,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "GoalReactiveTests", dependencies: ["GoalReactive"], swiftSettings: strictSettings),
+        .testTarget(name: "GoalReactiveTests", dependencies: ["GoalTestSlots", "GoalReactive"], swiftSettings: strictSettings),
         .testTarget(
             name: "GoalStoreTests",
             dependencies: [
+                "GoalTestSlots",
                 "GoalStore", "GoalModel", "GoalWire", "GoalPostgres", "GoalTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -238,6 +245,7 @@ let package = Package(
         .testTarget(
             name: "GoalServerTests",
             dependencies: [
+                "GoalTestSlots",
                 "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres", "GoalDeflate",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -248,22 +256,23 @@ let package = Package(
         ),
         .testTarget(
             name: "GoalClientTests",
-            dependencies: ["GoalClient", "GoalWire", "GoalModel", "GoalReactive"],
+            dependencies: ["GoalTestSlots", "GoalClient", "GoalWire", "GoalModel", "GoalReactive"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GoalViewModelsTests",
-            dependencies: ["GoalViewModels", "GoalClient", "GoalWire", "GoalModel", "GoalReactive", "GoalTestSupport"],
+            dependencies: ["GoalTestSlots", "GoalViewModels", "GoalClient", "GoalWire", "GoalModel", "GoalReactive", "GoalTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GoalTransportTests",
-            dependencies: ["GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate"] + nioProducts,
+            dependencies: ["GoalTestSlots", "GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate"] + nioProducts,
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GoalClientLiveTests",
             dependencies: [
+                "GoalTestSlots",
                 "GoalClient", "GoalClientSQLite", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel",
                 "GoalWire", "GoalTestSupport", "GoalServer", "GoalStore", "GoalPostgres",
                 .product(name: "Logging", package: "swift-log"),
@@ -273,6 +282,7 @@ let package = Package(
         .testTarget(
             name: "GoaldTests",
             dependencies: [
+                "GoalTestSlots",
                 "goald", "GoalServer", "GoalStore", "GoalTestSupport", "GoalPostgres", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -281,6 +291,7 @@ let package = Package(
         .testTarget(
             name: "GoalClientCLITests",
             dependencies: [
+                "GoalTestSlots",
                 "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalClientSQLite",
                 "GoalTransport", "GoalViewModels", "GoalCommandLine",
                 // BrowserTests speak WebDriver to chromedriver over plain HTTP on 127.0.0.1 (NIOHTTP1: Foundation's
@@ -293,6 +304,7 @@ let package = Package(
         .testTarget(
             name: "GoalLoadTests",
             dependencies: [
+                "GoalTestSlots",
                 "goal-load", "GoalTestSupport", "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalServer",
                 "GoalStore", "GoalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,4 +1,5 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("a closed output ends goal-client quietly with exit 0 (issue 16 point 10)", .serialized)
+@Suite("a closed output ends goal-client quietly with exit 0 (issue 16 point 10)", .serialized, .slotted)
 struct BrokenPipeTests {
     @Test("tail --json | head -1: the reader goes after one line; the next write ends tail with 0, no fatal error")
     func tailIntoClosedPipe() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// `GOALD_REQUIRE_CHROMIUM=1 swift test --skip-build --filter BrowserTests`). One Chromium at a time per test (two
 /// in the two-browser test); serialized, so the suite adds at most two browsers to a parallel run. On a failure,
 /// a screenshot of each state is written and its directory printed.
-@Suite("BrowserTests: the league page in Chromium", .serialized)
+@Suite("BrowserTests: the league page in Chromium", .serialized, .slotted)
 struct BrowserTests {
     /// Alice, Bob, Carol; Alice 2 : 1 Bob (r4). Returns the match's id.
     static func seed(_ client: ClientEnvironment) async throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("ChildProcess: children of the test process")
+@Suite("ChildProcess: children of the test process", .slotted)
 struct ChildProcessTests {
     @Test("a child inherits standard streams only, not the test process's other descriptors (a daemon's socket)")
     func inheritsNoOtherDescriptor() async throws {

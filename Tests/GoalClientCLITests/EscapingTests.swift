@@ -1,13 +1,14 @@
 import Foundation
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
 
 @testable import goal_client
 
-@Suite("names from the server reach the terminal escaped", .serialized)
+@Suite("names from the server reach the terminal escaped", .serialized, .slotted)
 struct EscapingTests {
     /// A store whose log holds one player named with a terminal escape sequence, a C1 CSI and a bidi override
     /// (names the server's own validation would refuse, as a hostile or older server might send).

@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("goal-client exit codes: every failure says what went wrong and what to do", .serialized)
+@Suite("goal-client exit codes: every failure says what went wrong and what to do", .serialized, .slotted)
 struct ExitCodeTests {
     @Test("1 refused: a taken name, a player in use, an unknown match")
     func refused() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import GoalServer
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 /// goal-client given several servers (issue 15 point 5): `login --server A --server B` saves the list, and every
 /// command reaches the league through the first server that answers. Server A here is a port that refuses
 /// connections (`ClosedPort`); server B is a live daemon named `node-b`.
-@Suite("goal-client with several servers", .serialized)
+@Suite("goal-client with several servers", .serialized, .slotted)
 struct FailoverCommandTests {
     @Test("login --server A --server B saves both; with A down every command works through B; status names B")
     func loginSavesTheListAndCommandsFailOver() async throws {

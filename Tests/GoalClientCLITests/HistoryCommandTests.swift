@@ -1,9 +1,10 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 /// `goal-client history` against a real goald (issue 20 point 5).
-@Suite("goal-client history against a real goald", .serialized)
+@Suite("goal-client history against a real goald", .serialized, .slotted)
 struct HistoryCommandTests {
     @Test("a match edited by two tokens, read by a viewer: newest first, paged, --json, its date; a player by name")
     func matchAndPlayer() async throws {

@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("goal-client players and matches alone list; an empty list says so (issue 16 point 9)", .serialized)
+@Suite("goal-client players and matches alone list; an empty list says so (issue 16 point 9)", .serialized, .slotted)
 struct ListingTests {
     @Test("an empty league: a sentence per list in text, [] in JSON; `players` and `matches` alone list")
     func emptyLists() async throws {

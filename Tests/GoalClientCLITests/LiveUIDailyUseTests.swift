@@ -1,5 +1,6 @@
 import Foundation
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -9,7 +10,12 @@ import Glibc
 
 /// Issue 16, points 1, 2, 4, 6, 7, 8 in the full-screen UI against a live goald: two UIs, a third client
 /// (goal-client commands) changing things under the cursor, the server stopped and restarted.
-@Suite("the full-screen UI as a daily tool (issue 16)", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
+@Suite(
+    "the full-screen UI as a daily tool (issue 16)",
+    .serialized,
+    .enabled(if: Tmux.isAvailable, "needs tmux"),
+    .slotted
+)
 struct LiveUIDailyUseTests {
     @Test("refusals, a score and a delete under the cursor, the rankings record (points 1, 2, 7, 8)")
     func changesUnderTheCursor() async throws {

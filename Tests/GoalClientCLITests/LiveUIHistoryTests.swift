@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("the UI's history pane in tmux", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
+@Suite("the UI's history pane in tmux", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"), .slotted)
 struct LiveUIHistoryTests {
     @Test("h opens the selected match's history with its date, follows the selection to a player, h closes it")
     func historyPane() async throws {

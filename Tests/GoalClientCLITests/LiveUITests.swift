@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("the full-screen UI in tmux", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
+@Suite("the full-screen UI in tmux", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"), .slotted)
 struct LiveUITests {
     @Test("two UIs on one goald: a match added and scored in one appears in the other")
     func twoUIsShareTheLeague() async throws {

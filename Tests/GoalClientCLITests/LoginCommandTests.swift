@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("goal-client login", .serialized)
+@Suite("goal-client login", .serialized, .slotted)
 struct LoginCommandTests {
     @Test("login reads the token from stdin, checks it, saves config.json with mode 0600; later commands use it")
     func loginSavesConfig() async throws {

@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("goal-client matches and rankings against a real goald", .serialized)
+@Suite("goal-client matches and rankings against a real goald", .serialized, .slotted)
 struct MatchesCommandTests {
     @Test("add, list, score +1 and -1, edit, rankings and delete, with --json shapes")
     func matchLifecycle() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Glibc
 
 /// goal-client's persisted state (issue 16, point 5): one client instance across scripted runs, the saved league
 /// shown when the server is down, edits queued while it is down and sent once by the next run.
-@Suite("goal-client offline: saved league, queued edits, one client instance", .serialized)
+@Suite("goal-client offline: saved league, queued edits, one client instance", .serialized, .slotted)
 struct OfflineCommandTests {
     @Test("two scripted commands in a row make one client record on the server, not two")
     func oneInstanceAcrossRuns() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -7,7 +8,12 @@ import Testing
 import Glibc
 #endif
 
-@Suite("the full-screen UI started without the server", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
+@Suite(
+    "the full-screen UI started without the server",
+    .serialized,
+    .enabled(if: Tmux.isAvailable, "needs tmux"),
+    .slotted
+)
 struct OfflineUITests {
     @Test("started while goald is down, the UI shows the saved league, then goes live when goald starts")
     func startsOfflineThenGoesLive() async throws {

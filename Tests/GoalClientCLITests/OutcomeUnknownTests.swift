@@ -1,6 +1,7 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Synchronization
 import Testing
@@ -50,7 +51,7 @@ final class SilentConnection: TransportConnection {
     func close(code: UInt16) { events(.closed(code: code, reason: "")) }
 }
 
-@Suite("exit code 5: outcome unknown")
+@Suite("exit code 5: outcome unknown", .slotted)
 struct OutcomeUnknownTests {
     @Test("a mutation sent and never answered within the retry window fails with code 5 and prints its id")
     func unanswered() async throws {

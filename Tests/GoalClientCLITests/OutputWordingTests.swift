@@ -1,12 +1,13 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
 @testable import goal_client
 
-@Suite("goal-client's wording, as pure functions: tail's columns, the needed role, names for ids (issue 16)")
+@Suite("goal-client's wording, as pure functions: tail's columns, the needed role, names for ids (issue 16)", .slotted)
 struct OutputWordingTests {
     static let stamp = FieldStamp(revision: 1, writer: .server)
     static let alice = Player(id: PlayerID(), name: "Alice", nameKey: "alice", created: stamp, nameStamp: stamp)

@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("goal-client players: list, add, rename, delete against a real goald", .serialized)
+@Suite("goal-client players: list, add, rename, delete against a real goald", .serialized, .slotted)
 struct PlayersCommandTests {
     @Test("add (human and --json), list (human and --json), rename, delete: outputs and exit codes")
     func playersLifecycle() async throws {

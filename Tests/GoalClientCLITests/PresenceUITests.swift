@@ -1,10 +1,11 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 /// Presence in the full-screen UI (issue 20 point 3): the status line says who is online, a match someone else
 /// has open in an edit form is marked, and opening it warns before a conflict can happen.
-@Suite("presence in the full-screen UI", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
+@Suite("presence in the full-screen UI", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"), .slotted)
 struct PresenceUITests {
     @Test("two UIs: both online in the status line; bob edits a match, alice sees the marker and the warning")
     func whoIsOnlineAndWhoEdits() async throws {

@@ -1,8 +1,13 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("goal-client refusals name the role that is needed and players by name (issue 16 point 9)", .serialized)
+@Suite(
+    "goal-client refusals name the role that is needed and players by name (issue 16 point 9)",
+    .serialized,
+    .slotted
+)
 struct RefusalWordingTests {
     @Test("an editor deleting a player is told it needs an admin token; a viewer adding one, an editor token")
     func neededRole() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("goal-client tail against a real goald", .serialized)
+@Suite("goal-client tail against a real goald", .serialized, .slotted)
 struct TailCommandTests {
     @Test("tail --since 2 --json prints exactly the changesets after r2, then live ones; Ctrl-C exits 0")
     func sinceJSON() async throws {

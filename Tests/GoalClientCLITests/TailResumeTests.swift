@@ -3,6 +3,7 @@ import GoalClient
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -13,7 +14,7 @@ import Testing
 
 /// `tail` follows the stream through the shared `ResumeSession`: when goald restarts over the same database, it
 /// resumes with since + epoch + digest and goes on without a snapshot, printing every changeset exactly once.
-@Suite("goal-client tail resumes through the shared ResumeSession", .serialized)
+@Suite("goal-client tail resumes through the shared ResumeSession", .serialized, .slotted)
 struct TailResumeTests {
     @Test("tail resumes across a daemon restart without a snapshot and prints each changeset once")
     func resumesAcrossARestart() async throws {

@@ -1,8 +1,9 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("goal-client usage errors exit 2 with a sentence (issue 16 point 9)", .serialized)
+@Suite("goal-client usage errors exit 2 with a sentence (issue 16 point 9)", .serialized, .slotted)
 struct UsageErrorTests {
     @Test("login --fingerprint abcd: exit 2 naming the flag, before reading a token or connecting")
     func malformedFingerprint() async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import GoalCommandLine
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("--version on goal-client and goal-load prints the one shared version (issue 16 point 9)")
+@Suite("--version on goal-client and goal-load prints the one shared version (issue 16 point 9)", .slotted)
 struct VersionTests {
     @Test("goal-client --version and goal-load --version print GoalRelease.version and exit 0")
     func versions() async throws {

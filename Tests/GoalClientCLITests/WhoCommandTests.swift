@@ -1,5 +1,6 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
@@ -10,7 +11,7 @@ import Glibc
 
 /// `goal-client who` (issue 20 point 3): who is connected and what they edit, for people and for scripts; a client
 /// killed with SIGKILL is gone from the list; exit codes as every command.
-@Suite("goal-client who", .serialized)
+@Suite("goal-client who", .serialized, .slotted)
 struct WhoCommandTests {
     @Test("text and --json list every member with state, match, node and since; who itself is not listed")
     func listsMembers() async throws {

@@ -2,6 +2,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalViewModels
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// A GoalClient cut off while others edit resumes from its revision over a real goald and its view models
 /// receive the right `RowChanges` for everything it missed.
 @MainActor
-@Suite("Live: catching up after a disconnection", .serialized)
+@Suite("Live: catching up after a disconnection", .serialized, .slotted)
 struct LiveCatchUpTests {
     let league = SmallLeague()
 

@@ -2,6 +2,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalViewModels
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// both → exactly one conflict alert; a form opened before another client's change → conflict even after that
 /// change was applied (no lost update); disjoint fields → both apply; increments of one side all count.
 @MainActor
-@Suite("Live: concurrent edits and conflicts", .serialized)
+@Suite("Live: concurrent edits and conflicts", .serialized, .slotted)
 struct LiveConflictTests {
     let league = SmallLeague()
 

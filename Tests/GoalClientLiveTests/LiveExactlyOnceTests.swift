@@ -3,6 +3,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalViewModels
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// Mutations that cannot reach goald (it is down) or whose answer is lost are sent again after the reconnect
 /// with the same id and committed exactly once: checked in the daemon's own durable log.
 @MainActor
-@Suite("Live: exactly once across reconnects", .serialized)
+@Suite("Live: exactly once across reconnects", .serialized, .slotted)
 struct LiveExactlyOnceTests {
     let league = SmallLeague()
 

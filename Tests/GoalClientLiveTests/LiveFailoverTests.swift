@@ -5,6 +5,7 @@ import GoalPostgres
 import GoalReactive
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Logging
@@ -20,7 +21,8 @@ import Testing
 @Suite(
     "Live: failover between goald nodes on one PostgreSQL database",
     .serialized,
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct LiveFailoverTests {
     static let servers = ["wss://node-a.test", "wss://node-b.test"]

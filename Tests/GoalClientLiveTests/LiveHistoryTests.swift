@@ -3,6 +3,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Synchronization
@@ -11,7 +12,7 @@ import Testing
 /// `GoalClient.history(_:)` against a real goald (issue 20): a request made while the server is down waits for the
 /// next session and is answered after the restart, from the same SQLite file.
 @MainActor
-@Suite("Live: entity history through GoalClient")
+@Suite("Live: entity history through GoalClient", .slotted)
 struct LiveHistoryTests {
     @Test("a history request made while the daemon is down is sent after it restarts and answered")
     func requestWaitsForTheRestart() async throws {

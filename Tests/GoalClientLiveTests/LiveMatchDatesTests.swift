@@ -3,6 +3,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalViewModels
 import GoalWire
@@ -13,7 +14,7 @@ import Testing
 /// past the log's retention leaves its row undated; a match created while the client watches is dated from its
 /// changeset at once.
 @MainActor
-@Suite("Live: match dates through history")
+@Suite("Live: match dates through history", .slotted)
 struct LiveMatchDatesTests {
     @Test(
         "a snapshot match is dated by a history answer, a pruned creation stays undated, a new match is dated at once"

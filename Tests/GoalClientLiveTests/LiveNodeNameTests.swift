@@ -5,6 +5,7 @@ import GoalPostgres
 import GoalReactive
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Logging
@@ -12,7 +13,7 @@ import Synchronization
 import Testing
 
 /// Which node a client is on: goald names itself in `welcome.node` (its `nodeId`), and `GoalClient.server` shows it.
-@Suite("Live: welcome names the node")
+@Suite("Live: welcome names the node", .slotted)
 struct LiveNodeNameTests {
     @Test("welcome.node carries the node id goald was configured with")
     func welcomeNamesTheNode() async throws {

@@ -4,6 +4,7 @@ import GoalClientSQLite
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// file): the replica resumes without a snapshot, the instance and its seq carry on, and queued mutations are sent
 /// again with their ids and applied once — checked in the daemon's durable log.
 @MainActor
-@Suite("Live: client state across process restarts")
+@Suite("Live: client state across process restarts", .slotted)
 struct LivePersistenceTests {
     let league = SmallLeague()
 

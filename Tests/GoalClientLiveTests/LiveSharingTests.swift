@@ -2,6 +2,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalViewModels
 import Testing
@@ -9,7 +10,7 @@ import Testing
 /// Two GoalClients against one in-process goald over real TLS: what one commits reaches the other's view
 /// models as the right `RowChanges`, without a refresh.
 @MainActor
-@Suite("Live: commits reach other clients' view models", .serialized)
+@Suite("Live: commits reach other clients' view models", .serialized, .slotted)
 struct LiveSharingTests {
     let league = SmallLeague()
 

@@ -2,6 +2,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalViewModels
 import GoalWire
@@ -10,7 +11,7 @@ import Testing
 /// A fresh GoalClient joining a league of 10,000 matches receives it as a chunked snapshot over real TLS and
 /// its view models show every match.
 @MainActor
-@Suite("Live: a 10,000-match snapshot", .serialized)
+@Suite("Live: a 10,000-match snapshot", .serialized, .slotted)
 struct LiveSnapshotTests {
     static let matchCount = 10_000
     static let playerCount = 24

@@ -2,10 +2,11 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("GoalClient connection: terminal close codes, backoff, heartbeats, dead peer, refresh, stop")
+@Suite("GoalClient connection: terminal close codes, backoff, heartbeats, dead peer, refresh, stop", .slotted)
 struct ClientConnectionTests {
     @Test(arguments: [4400, 4401, 4403, 4409, 4413, 1002, 1008] as [UInt16])
     func aTerminalCloseCodeStopsWithAClearStatus(code: UInt16) {

@@ -2,12 +2,13 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// `GoalClient` with several servers over a scripted transport: which server each connection goes to, what its
 /// hello resumes from, when it waits, and which server and node it reports.
-@Suite("GoalClient failover between servers")
+@Suite("GoalClient failover between servers", .slotted)
 struct ClientFailoverTests {
     static let servers = ["wss://a.example:7443", "wss://b.example:7443"]
 

@@ -2,13 +2,14 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Synchronization
 import Testing
 
 /// `GoalClient.history(_:)` on a scripted connection: requests wait for a welcome that offers history, go out one at
 /// a time, are sent again after a reconnect, and fail against an older server or when the client stops.
-@Suite("GoalClient history requests")
+@Suite("GoalClient history requests", .slotted)
 struct ClientHistoryTests {
     final class Answers: Sendable {
         let results = Mutex<[Result<HistoryPageMessage, HistoryError>]>([])

@@ -2,10 +2,11 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("GoalClient outbox: minted ids, re-sends with the same ids, pacing, answers")
+@Suite("GoalClient outbox: minted ids, re-sends with the same ids, pacing, answers", .slotted)
 struct ClientOutboxTests {
     /// Records every event of a mutation producer.
     final class Recorder {

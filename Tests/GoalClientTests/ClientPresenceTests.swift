@@ -2,12 +2,13 @@ import Dispatch
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// GoalClient's presence (issue 20 point 2): the hello asks for it, the list follows `presence_state` and the
 /// events, empties on disconnect, and the client's activity is announced once welcomed and again after a reconnect.
-@Suite("GoalClient presence")
+@Suite("GoalClient presence", .slotted)
 struct ClientPresenceTests {
     func member(_ name: String, _ activity: PresenceActivity) -> PresenceMember {
         PresenceMember(

@@ -2,11 +2,12 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// Issue 16, point 4: a UI's "reconnect now" key.
-@Suite("GoalClient.reconnectNow: skips the backoff wait, restarts a stopped client, leaves a live one alone")
+@Suite("GoalClient.reconnectNow: skips the backoff wait, restarts a stopped client, leaves a live one alone", .slotted)
 struct ClientReconnectNowTests {
     @Test func skipsTheWaitAndTheOldTimerNeverFiresLater() {
         let h = ClientHarness()

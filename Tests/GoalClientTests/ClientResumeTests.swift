@@ -2,10 +2,11 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("GoalClient against a simulated server: resume by backlog, snapshot, exactly once across a lost ack")
+@Suite("GoalClient against a simulated server: resume by backlog, snapshot, exactly once across a lost ack", .slotted)
 struct ClientResumeTests {
     let scheduler = TestScheduler()
 

@@ -2,12 +2,13 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// GoalClient over an `InMemoryClientStateStore` on virtual time: what is written to the store and when (before
 /// any send), what `stop()` keeps, and what a second client on the same store (a process restart) restores.
-@Suite("GoalClient with a ClientStateStore: durable before sent, kept on stop, restored after a restart")
+@Suite("GoalClient with a ClientStateStore: durable before sent, kept on stop, restored after a restart", .slotted)
 struct ClientStateStoreTests {
     let instance = ClientInstanceID("stored-instance")!
     let player = PlayerID()

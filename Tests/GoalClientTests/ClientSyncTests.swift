@@ -2,10 +2,11 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("GoalClient sync: hello, backlog, caught_up, snapshots, duplicates, gaps")
+@Suite("GoalClient sync: hello, backlog, caught_up, snapshots, duplicates, gaps", .slotted)
 struct ClientSyncTests {
     @Test func helloOfAnEmptyReplicaCarriesTokenAndInstanceButNoSince() {
         let h = ClientHarness()
@@ -224,7 +225,7 @@ struct ClientSyncTests {
     }
 }
 
-@Suite("GoalClient drives the shared ResumeSession")
+@Suite("GoalClient drives the shared ResumeSession", .slotted)
 struct ClientResumeSessionTests {
     @Test func aBacklogOfAnotherEpochIsNeverSplicedOntoTheReplica() {
         var script = LeagueScript()

@@ -2,10 +2,11 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("LiveLeagueStore: a GoalClient's outputs re-delivered on another scheduler")
+@Suite("LiveLeagueStore: a GoalClient's outputs re-delivered on another scheduler", .slotted)
 struct LiveLeagueStoreTests {
     @Test func outputsArriveOnlyOnTheDeliverySchedulerInOrder() {
         var script = LeagueScript()

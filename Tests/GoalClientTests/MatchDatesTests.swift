@@ -1,12 +1,13 @@
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// `MatchDates`, the match list's dates (issue 20 point 5): a creating changeset's time is recorded at once; a
 /// snapshot match is asked about with one request for its creating revision, one at a time; a pruned creation or a
 /// refusal leaves it without a date, never asked again.
-@Suite("MatchDates: match dates from changesets and history answers")
+@Suite("MatchDates: match dates from changesets and history answers", .slotted)
 struct MatchDatesTests {
     /// Two players and a match (r3), then a goal on it (r4).
     static func league() -> (LeagueScript, MatchID, created: Changeset, goal: Changeset) {

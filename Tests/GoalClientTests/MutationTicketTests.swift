@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import Testing
 
 @testable import GoalClient
 
-@Suite("MutationTicket: concurrent starts")
+@Suite("MutationTicket: concurrent starts", .slotted)
 struct MutationTicketTests {
     /// Issue 14 point 9: `add` used to read `nextToken` after unlocking, so two concurrent starts could both get the
     /// newer token; disposing both then removed one observer twice and leaked the other. Run under TSan in CI.

@@ -1,12 +1,13 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// `ReconnectMachine` over several servers: each loss moves on to the next server at once, and only a full round
 /// of failures in a row waits (the backoff counted in rounds); one server behaves as it always did.
-@Suite("ReconnectMachine: failover between servers")
+@Suite("ReconnectMachine: failover between servers", .slotted)
 struct ReconnectMachineFailoverTests {
     enum Event: Equatable {
         case start, authenticated, dropped, failed, failedTLS, closedTerminal, timer, reconnectNow, stop

@@ -1,10 +1,11 @@
 import Foundation
 import GoalClient
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// Every state × every event of `ReconnectMachine`: the action and the state after it.
-@Suite("ReconnectMachine: the full transition table")
+@Suite("ReconnectMachine: the full transition table", .slotted)
 struct ReconnectMachineTableTests {
     enum Start: String, CaseIterable {
         case idle, connecting2, connected, waiting3, stopped

@@ -1,9 +1,10 @@
 import Foundation
 import GoalClient
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("ReconnectMachine and BackoffPolicy: pure rules")
+@Suite("ReconnectMachine and BackoffPolicy: pure rules", .slotted)
 struct ReconnectMachineTests {
     let failure = TransportFailure(.cannotConnect, "refused")
 

@@ -1,9 +1,10 @@
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("ReplicaMap: a persistent map with value semantics")
+@Suite("ReplicaMap: a persistent map with value semantics", .slotted)
 struct ReplicaMapTests {
     @Test func aPublishedCopyKeepsItsStateWhileTheReplicaMovesOn() throws {
         var script = LeagueScript()

@@ -1,10 +1,11 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("ReplicaState: the digest chain checked from the frames' own bytes")
+@Suite("ReplicaState: the digest chain checked from the frames' own bytes", .slotted)
 struct ReplicaPayloadTests {
     /// A league's history as goald frames it (`ChangesetFrame.encode`, digests chained).
     static func frames() -> [[UInt8]] {

@@ -1,9 +1,10 @@
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("ReplicaState: entity-level apply, digest chain, snapshot, orders")
+@Suite("ReplicaState: entity-level apply, digest chain, snapshot, orders", .slotted)
 struct ReplicaStateTests {
     @Test func applyingTheWholeHistoryEqualsTheServersSnapshot() throws {
         var script = LeagueScript()

@@ -1,10 +1,11 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("ResumeSession: the shared connection-and-resume machine, driven directly")
+@Suite("ResumeSession: the shared connection-and-resume machine, driven directly", .slotted)
 struct ResumeSessionTests {
     let instance = ClientInstanceID.random()
     let start = Date(timeIntervalSince1970: 1_000)

@@ -1,3 +1,4 @@
+import GoalTestSlots
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -7,7 +8,7 @@ import Testing
 
 /// `PerMessageInflateHandler` on an `EmbeddedChannel`: compressed messages (whole and fragmented) come out
 /// inflated, others unchanged, and each RFC 7692 §6 violation fails the connection once.
-@Suite("the inflate handler on EmbeddedChannel")
+@Suite("the inflate handler on EmbeddedChannel", .slotted)
 struct InflateHandlerTests {
     final class Sink: ChannelInboundHandler {
         typealias InboundIn = WebSocketFrame

@@ -1,10 +1,11 @@
+import GoalTestSlots
 import NIOCore
 import Testing
 
 @testable import GoalDeflate
 
 /// One message deflated and inflated on its own: round trips, the RFC 7692 §7.2.3.1 example, limits and bad data.
-@Suite("permessage-deflate: one message each way")
+@Suite("permessage-deflate: one message each way", .slotted)
 struct MessageCodecTests {
     private let allocator = ByteBufferAllocator()
 

@@ -1,10 +1,11 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalDeflate
 
 /// RFC 7692 §7.1 negotiation as a pure function: which offers goald accepts, what it answers, and what a client
 /// accepts back.
-@Suite("permessage-deflate negotiation")
+@Suite("permessage-deflate negotiation", .slotted)
 struct NegotiationTests {
     private let accepted = "permessage-deflate; server_no_context_takeover; client_no_context_takeover"
 

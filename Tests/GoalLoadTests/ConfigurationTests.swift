@@ -1,10 +1,11 @@
 import ArgumentParser
+import GoalTestSlots
 import GoalTransport
 import Testing
 
 @testable import goal_load
 
-@Suite("Options, presets and mixes")
+@Suite("Options, presets and mixes", .slotted)
 struct ConfigurationTests {
     @Test func presetDefaultsAreOverriddenByFlags() throws {
         let options = try LoadOptions.parse(["--ca-file", "/tmp/ca.pem", "--preset", "latency", "--subscribers", "20"])

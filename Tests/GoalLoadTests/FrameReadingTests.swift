@@ -1,10 +1,11 @@
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
 @testable import goal_load
 
-@Suite("Lean frame reading")
+@Suite("Lean frame reading", .slotted)
 struct FrameReadingTests {
     private func frame(instance: String?, seq: UInt64, revision: Revision = 7) -> ChangesetFrame {
         let id = instance.map { MutationID(instance: ClientInstanceID($0)!, seq: seq) }

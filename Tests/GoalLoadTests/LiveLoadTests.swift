@@ -1,3 +1,4 @@
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import goal_load
 
 /// goal-load against a real in-process goald over loopback TLS: the whole pipeline, bounded and small.
-@Suite("goal-load against a live daemon", .serialized)
+@Suite("goal-load against a live daemon", .serialized, .slotted)
 struct LiveLoadTests {
     private func configuration(
         port: Int,

@@ -1,13 +1,14 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Histogram
 import Testing
 
 @testable import goal_load
 
-@Suite("Measurements and the convergence verdict")
+@Suite("Measurements and the convergence verdict", .slotted)
 struct MeasurementTests {
     @Test func procStatGivesUserPlusSystemTime() throws {
         // pid (comm with ) spaces) state ppid … utime=250 stime=50 (fields 14 and 15).

@@ -5,6 +5,7 @@ import GoalModel
 import GoalPostgres
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -15,7 +16,7 @@ import Testing
 
 /// goal-load's connections against live daemons: subscribers and writers spread over two URLs round robin, and a
 /// subscriber whose node stops resumes on the other (the shared `ResumeSession` rules).
-@Suite("goal-load spreads connections over live nodes", .serialized)
+@Suite("goal-load spreads connections over live nodes", .serialized, .slotted)
 struct MultiNodeLiveTests {
     /// A context over the daemons' ports, trusting the test CA.
     static func context(ports: [Int], token: String) throws -> LoadContext {

@@ -5,6 +5,7 @@ import GoalModel
 import GoalPostgres
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -16,7 +17,7 @@ import Testing
 /// `goal-load --url A --url B …` (issue 15 point 5): the URLs are parsed in order, connections are spread over
 /// them round robin, convergence needs every node and every subscriber at one head digest, and the report counts
 /// per URL.
-@Suite("goal-load over several nodes")
+@Suite("goal-load over several nodes", .slotted)
 struct MultiNodeTests {
     @Test func repeatedURLsAreKeptInOrderAndConnectionsGoRoundRobin() throws {
         let options = try LoadOptions.parse([

@@ -1,10 +1,11 @@
+import GoalTestSlots
 import Testing
 
 @testable import goal_load
 
 /// `SendCredit`: a paced writer earns credit by elapsed time, and the writers of a run, started at their phases,
 /// send on different ticks instead of all on the same one; with Poisson arrivals, at their rate but in clusters.
-@Suite("Send credit of paced writers")
+@Suite("Send credit of paced writers", .slotted)
 struct SendCreditTests {
     /// Four writers at 25 mutations/s each (the `latency` preset's 100/s), their 10 ms ticks at the same instants (the
     /// worst case): the sends of each tick, over one second.

@@ -1,6 +1,7 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalTransport
 import GoalWire
 import Histogram
@@ -9,7 +10,7 @@ import Testing
 
 @testable import goal_load
 
-@Suite("Lean subscriber messages")
+@Suite("Lean subscriber messages", .slotted)
 struct SubscriberMessageTests {
     private func subscriber() throws -> LoadSubscriber {
         let endpoint = try ServerEndpoint(parsing: "wss://127.0.0.1:1")

@@ -3,6 +3,7 @@ import GoalClient
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -14,7 +15,7 @@ import Testing
 /// goal-load's subscribers follow the stream through the shared `ResumeSession`: when goald restarts over the same
 /// database, both the lean (peeking) and the sampled (decoding) subscriber resume with since + epoch + digest and
 /// go on without a snapshot.
-@Suite("goal-load subscribers resume through the shared ResumeSession", .serialized)
+@Suite("goal-load subscribers resume through the shared ResumeSession", .serialized, .slotted)
 struct SubscriberResumeTests {
     @Test func leanAndSampledSubscribersResumeAcrossARestartWithoutASnapshot() async throws {
         let directory = FileManager.default.temporaryDirectory

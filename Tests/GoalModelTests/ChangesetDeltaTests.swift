@@ -1,9 +1,10 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// The lean form of a changeset (protocol 2 `delta`): made only from the shapes the engine commits, and expanded
 /// only against the replica it belongs to. (Every engine commit's round trip is checked in RandomizedEngineTests.)
-@Suite("ChangesetDelta: which changesets have a lean form, and what expanding refuses")
+@Suite("ChangesetDelta: which changesets have a lean form, and what expanding refuses", .slotted)
 struct ChangesetDeltaTests {
     static let time = Timestamp(millisecondsSince1970: 1_767_225_600_000)
 

@@ -1,9 +1,10 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// DESIGN.md "Exactly once": a repeated (instance, seq) is answered with the original result and never applied
 /// twice; the same id with another payload is `id_reused`; an id older than the kept results is `id_expired`.
-@Suite("Exactly once")
+@Suite("Exactly once", .slotted)
 struct ExactlyOnceTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let name: String
@@ -187,7 +188,7 @@ extension League {
 }
 
 /// Issue 14 point 10: the table's records carry when they were last used, and idle ones can be forgotten.
-@Suite("exactly-once records: last use and forgetting")
+@Suite("exactly-once records: last use and forgetting", .slotted)
 struct ClientRecordForgettingTests {
     @Test("lastUsed never moves back; forgetting removes only records used before the cutoff")
     func forgetting() {

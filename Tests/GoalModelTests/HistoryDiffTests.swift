@@ -1,8 +1,9 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// `HistoryDiff`: each changeset's version of an entity against the next older one's.
-@Suite("History diff")
+@Suite("History diff", .slotted)
 struct HistoryDiffTests {
     let writer = ClientInstanceID("history-tests")!
     let other = ClientInstanceID("history-other")!

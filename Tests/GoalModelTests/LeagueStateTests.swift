@@ -1,7 +1,8 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
-@Suite("League state")
+@Suite("League state", .slotted)
 struct LeagueStateTests {
     /// The standard fixture plus renames, deletes, roster changes and rejections.
     private func busyLeague() -> League {

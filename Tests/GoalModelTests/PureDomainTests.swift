@@ -1,9 +1,10 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// Issue 14 point 14: GoalModel is the pure domain; every encoding and decoding of its values lives in GoalWire.
-@Suite("GoalModel has no encoding")
+@Suite("GoalModel has no encoding", .slotted)
 struct PureDomainTests {
     /// Every model type that travels on the wire or is stored.
     static let modelTypes: [Any.Type] = [

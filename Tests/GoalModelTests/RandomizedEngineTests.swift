@@ -1,11 +1,12 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// Many simulated clients with stale views interleave random mutations (and retries, reused ids, held-back
 /// sends); every decision, the final state, the gap-free revisions and the digest chain must agree with
 /// `ReferenceModel`, a naive oracle that shares no code with the engine.
-@Suite("Conflict engine against a naive oracle")
+@Suite("Conflict engine against a naive oracle", .slotted)
 struct RandomizedEngineTests {
     static let steps = 2_000
 

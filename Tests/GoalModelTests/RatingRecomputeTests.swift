@@ -1,8 +1,9 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// A match change recomputes the ratings of old ∪ new players of that match, in the same commit.
-@Suite("Ratings follow match changes")
+@Suite("Ratings follow match changes", .slotted)
 struct RatingRecomputeTests {
     /// A row: steps on the standard fixture, then the ratings the LAST commit must carry, in order.
     struct Row: Sendable, CustomTestStringConvertible {

@@ -1,8 +1,9 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// The original app's rating (swiftgoal-domain.md §3): win 3, draw 1, loss 0; 10 × points / (3 × played).
-@Suite("Rating")
+@Suite("Rating", .slotted)
 struct RatingTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let name: String

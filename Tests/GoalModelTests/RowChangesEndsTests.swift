@@ -1,10 +1,11 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalModel
 
 /// `RowChanges(old:new:)` diffs only the rows between the unchanged ends; these tests hold it to the untrimmed
 /// diff, change for change.
-@Suite("RowChanges: trimming the unchanged ends changes nothing")
+@Suite("RowChanges: trimming the unchanged ends changes nothing", .slotted)
 struct RowChangesEndsTests {
     private struct Row: Identifiable, Equatable {
         var id: Int

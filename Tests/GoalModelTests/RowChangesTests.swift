@@ -1,4 +1,5 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 /// A list row: identity `id`, displayed content `content`.
@@ -82,7 +83,7 @@ private func checkInvariants(old: [Row], new: [Row], sourceLocation: SourceLocat
     return changes
 }
 
-@Suite struct RowChangesTests {
+@Suite(.slotted) struct RowChangesTests {
     @Test func swiftGoalChangesetSpec() {
         let old = ["cat", "dog", "fox", "rat", "yak"].map { Row(id: $0) }
         let new = [

@@ -1,8 +1,9 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import Testing
 
-@Suite("UUIDText: the canonical 36-character form, by hand")
+@Suite("UUIDText: the canonical 36-character form, by hand", .slotted)
 struct UUIDTextTests {
     static let canonical = "8f14e45f-ceea-467f-a0e6-ae4ba9d5f9b1"
 

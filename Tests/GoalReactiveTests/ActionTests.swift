@@ -1,10 +1,11 @@
 import Dispatch
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
 /// `Action`: enabling, rejection of concurrent applies, and exact event order.
-@Suite("Action")
+@Suite("Action", .slotted)
 struct ActionTests {
     /// An action whose executions stay open until the test sends on the kept observer.
     final class Harness: @unchecked Sendable {

@@ -1,10 +1,11 @@
 import Dispatch
+import GoalTestSlots
 import Synchronization
 import Testing
 
 @testable import GoalReactive
 
-@Suite("AnyDisposable and NopDisposable")
+@Suite("AnyDisposable and NopDisposable", .slotted)
 struct AnyDisposableTests {
     @Test func plainDisposableTracksDisposal() {
         let disposable = AnyDisposable()

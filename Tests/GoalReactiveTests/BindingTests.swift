@@ -1,9 +1,10 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
 /// `<~`: sources, targets, and the two ways a binding ends.
-@Suite("Binding")
+@Suite("Binding", .slotted)
 struct BindingTests {
     @Test func propertyToPropertyTakesTheCurrentValueAtOnceThenFollows() {
         let source = MutableProperty(1)

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("CompositeDisposable")
+@Suite("CompositeDisposable", .slotted)
 struct CompositeDisposableTests {
     @Test func disposesEveryMemberOnceInInsertionOrder() {
         var log: [String] = []

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("Signal.Event")
+@Suite("Signal.Event", .slotted)
 struct EventTests {
     typealias Event = Signal<Int, TestError>.Event
 

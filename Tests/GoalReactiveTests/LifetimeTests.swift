@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("Lifetime")
+@Suite("Lifetime", .slotted)
 struct LifetimeTests {
     @Test func endsWhenTheTokenDeinitializes() {
         var log: [String] = []

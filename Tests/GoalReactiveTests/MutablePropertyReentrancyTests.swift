@@ -1,12 +1,13 @@
 import Dispatch
 import Foundation
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
 /// Setting a property from inside its own observer: ReactiveSwift 7.2.1's nested, depth-first delivery, and the
 /// `Signal.unserializedPipe()` it rests on.
-@Suite("MutableProperty re-entrancy and unserialized pipes")
+@Suite("MutableProperty re-entrancy and unserialized pipes", .slotted)
 struct MutablePropertyReentrancyTests {
     @Test func nestedSetIsDeliveredDepthFirstToLaterObservers() {
         let property = MutableProperty(0)

@@ -1,11 +1,12 @@
 import Dispatch
+import GoalTestSlots
 import Synchronization
 import Testing
 
 @testable import GoalReactive
 
 /// `MutableProperty`: replay, changes, `modify`, deinit completion and thread safety.
-@Suite("MutableProperty")
+@Suite("MutableProperty", .slotted)
 struct MutablePropertyTests {
     @Test func producerReplaysCurrentValueThenEveryChange() {
         let property = MutableProperty(0)

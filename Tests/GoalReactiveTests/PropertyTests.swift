@@ -1,9 +1,10 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
 /// `Property`: constant, capturing and composed flavours.
-@Suite("Property")
+@Suite("Property", .slotted)
 struct PropertyTests {
     @Test func constantPropertyReplaysAndCompletesAndItsSignalHasTerminated() {
         let property = Property(value: 5)

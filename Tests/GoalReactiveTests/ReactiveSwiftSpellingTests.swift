@@ -1,10 +1,11 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
 /// Issue 14 point 12: ReactiveSwift 7 spellings that its README, the seeds and common code use compile unchanged
 /// against GoalReactive, and behave as ReactiveSwift documents.
-@Suite("ReactiveSwift's spellings: Atomic, reentrantUnserializedPipe, take(untilReplacement:), add(nil)")
+@Suite("ReactiveSwift's spellings: Atomic, reentrantUnserializedPipe, take(untilReplacement:), add(nil)", .slotted)
 struct ReactiveSwiftSpellingTests {
     @Test("Atomic: value, modify, withValue, swap")
     func atomic() {

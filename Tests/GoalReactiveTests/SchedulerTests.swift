@@ -1,11 +1,12 @@
 import Dispatch
 import Foundation
+import GoalTestSlots
 import Synchronization
 import Testing
 
 @testable import GoalReactive
 
-@Suite("ImmediateScheduler and QueueScheduler")
+@Suite("ImmediateScheduler and QueueScheduler", .slotted)
 struct SchedulerTests {
     @Test func immediateSchedulerRunsSynchronously() {
         var log: [String] = []
@@ -93,7 +94,7 @@ struct SchedulerTests {
 }
 
 /// Serialized: `MainScheduler`'s "nothing pending" rule is process-wide, so these tests must not overlap.
-@Suite("MainScheduler", .serialized)
+@Suite("MainScheduler", .serialized, .slotted)
 struct MainSchedulerTests {
     @MainActor
     @Test func runsSynchronouslyOnTheMainQueueWhenNothingIsPending() {

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("ScopedDisposable")
+@Suite("ScopedDisposable", .slotted)
 struct ScopedDisposableTests {
     @Test func disposesTheInnerOnDeinit() {
         let inner = AnyDisposable()

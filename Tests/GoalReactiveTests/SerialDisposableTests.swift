@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("SerialDisposable")
+@Suite("SerialDisposable", .slotted)
 struct SerialDisposableTests {
     @Test func assigningDisposesThePreviousInner() {
         let first = AnyDisposable()

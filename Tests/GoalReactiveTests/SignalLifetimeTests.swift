@@ -1,9 +1,10 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
 /// Memory and lifetime rules of `Signal` (ReactiveSwift's "signal lifetime" specs).
-@Suite("Signal lifetime")
+@Suite("Signal lifetime", .slotted)
 struct SignalLifetimeTests {
     @Test func terminationDeliversThenReleasesObserversThenEndsLifetime() {
         var log: [String] = []

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("SignalProducer initializers")
+@Suite("SignalProducer initializers", .slotted)
 struct SignalProducerInitializerTests {
     private func events<V, E>(_ producer: SignalProducer<V, E>) -> [String] {
         var log: [String] = []

@@ -1,3 +1,4 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
@@ -5,7 +6,7 @@ import Testing
 /// How long a start lives (issue 14 point 11), after ReactiveSwift's SignalProducerSpec ("init", "startWithSignal"):
 /// a started producer lives until it terminates or is disposed, even if its start handler keeps no reference to its
 /// observer — the start's interrupt handle keeps it, and so does every operator holding that handle.
-@Suite("SignalProducer: a start lives until it terminates or is disposed")
+@Suite("SignalProducer: a start lives until it terminates or is disposed", .slotted)
 struct SignalProducerLifetimeTests {
     /// A producer whose start handler ties a resource to the start's lifetime and lets go of its observer.
     private func holdingOnly(_ resource: any Disposable) -> SignalProducer<Int, Never> {

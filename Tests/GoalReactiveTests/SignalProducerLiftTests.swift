@@ -1,3 +1,4 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
@@ -49,7 +50,7 @@ extension SignalProducer {
     }
 }
 
-@Suite("SignalProducer.lift")
+@Suite("SignalProducer.lift", .slotted)
 struct SignalProducerLiftTests {
     @Test func liftAppliesTheSignalOperatorPerStart() {
         var starts = 0

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("SignalProducer")
+@Suite("SignalProducer", .slotted)
 struct SignalProducerTests {
     @Test func isColdAndRunsItsSideEffectOnEveryStart() {
         var starts = 0

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("Signal")
+@Suite("Signal", .slotted)
 struct SignalTests {
     @Test func deliversInOrderToObserversInSubscriptionOrder() {
         let (signal, input) = Signal<Int, TestError>.pipe()

@@ -1,11 +1,12 @@
 import Dispatch
+import GoalTestSlots
 import Synchronization
 import Testing
 
 @testable import GoalReactive
 
 /// Serial delivery under concurrency, and re-entrant sends.
-@Suite("Signal threading and re-entrancy")
+@Suite("Signal threading and re-entrancy", .slotted)
 struct SignalThreadingTests {
     @Test func concurrentSendsAreDeliveredSeriallyWithNoneLost() {
         let threads = 8

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("TestScheduler")
+@Suite("TestScheduler", .slotted)
 struct TestSchedulerTests {
     @Test func nothingRunsUntilTheClockMoves() {
         let scheduler = TestScheduler()

@@ -1,12 +1,13 @@
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
 
 /// PROTOCOL.md §6: on the author's connection each ack comes right after the changeset it produced, also when the
 /// engine commits many pipelined mutations in one batch (issue 14 point 1).
-@Suite("acks follow their own changeset")
+@Suite("acks follow their own changeset", .slotted)
 struct AckOrderTests {
     /// An author whose first mutation ("first", seq 1) is being written while the write is held: `pipeline` sends
     /// more, which the engine decides into one open batch behind it; once `decided` commits exist the write goes

@@ -2,6 +2,7 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -11,7 +12,7 @@ import NIOPosix
 import NIOWebSocket
 import Testing
 
-@Suite("bad input: each gets its documented error or close, and nobody else notices")
+@Suite("bad input: each gets its documented error or close, and nobody else notices", .slotted)
 struct BadInputTests {
     /// What a bad-input case sends, and when.
     enum Send: Sendable {

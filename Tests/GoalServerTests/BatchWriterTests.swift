@@ -1,5 +1,6 @@
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
@@ -8,7 +9,7 @@ import Testing
 
 /// The writer's seam with the store (issue 15 point 7): a batch written again after an attempt that committed and
 /// lost its connection is taken as written; any other refusal stands.
-@Suite("BatchWriter")
+@Suite("BatchWriter", .slotted)
 struct BatchWriterTests {
     /// A batch of `names` created on top of `state`, as the engine closes it.
     private func batch(_ names: [String], on state: inout LeagueState, digest: inout Digest) -> ClosedBatch {

@@ -2,6 +2,7 @@ import Foundation
 import GoalModel
 @_spi(Testing) import GoalServer
 import GoalStore
+import GoalTestSlots
 @_spi(Testing) import GoalTestSupport
 import GoalWire
 import Synchronization
@@ -9,7 +10,7 @@ import Testing
 
 /// Issue 14 point 10, from a TLS socket: the exactly-once table is bounded by age and count, as PROTOCOL.md §6
 /// says. The engine's clock is the test's (`DaemonTestHooks.clock`) and the sweep runs when the test asks.
-@Suite("the exactly-once table is bounded by age and count")
+@Suite("the exactly-once table is bounded by age and count", .slotted)
 struct ClientRecordBoundTests {
     /// A clock the test moves; starts at 2027-01-15.
     final class ManualClock: Sendable {

@@ -1,12 +1,13 @@
 import Foundation
 import GoalModel
 @_spi(Testing) import GoalServer
+import GoalTestSlots
 @_spi(Testing) import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("fan-out rounds: rolling slices, batches that wait for the next visit")
+@Suite("fan-out rounds: rolling slices, batches that wait for the next visit", .slotted)
 struct CoalescingTests {
     @Test(
         "batches made durable while a shard holds its next round go out in one round: in order, each once, acks after changesets"

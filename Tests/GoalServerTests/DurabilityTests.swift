@@ -2,12 +2,13 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("durability: failed writes, restarts, exactly once across reconnects")
+@Suite("durability: failed writes, restarts, exactly once across reconnects", .slotted)
 struct DurabilityTests {
     @Test("a store that fails the 4th batch stops the daemon with an error, and nothing of that batch was sent")
     func failedBatchStopsTheDaemon() async throws {

@@ -2,12 +2,13 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("live fan-out and conflicts between sockets")
+@Suite("live fan-out and conflicts between sockets", .slotted)
 struct FanoutTests {
     @Test("one client mutates; every other client receives the changeset; the author gets changeset then ack")
     func fanout() async throws {

@@ -1,3 +1,4 @@
+import GoalTestSlots
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
@@ -7,7 +8,7 @@ import Testing
 
 /// The session's frame layer on an `EmbeddedChannel` (issue 14 points 4 and 13): frames in, what reaches the
 /// session and what is raised out, with no socket and no clock.
-@Suite("the frame layer on EmbeddedChannel: what reaches the session, what fails it")
+@Suite("the frame layer on EmbeddedChannel: what reaches the session, what fails it", .slotted)
 struct FrameLayerEmbeddedTests {
     /// Records what passes the layer and the first error raised through it.
     final class SessionStandIn: ChannelInboundHandler {

@@ -2,12 +2,13 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("HTTP on the daemon's port: /healthz, /metrics, 404")
+@Suite("HTTP on the daemon's port: /healthz, /metrics, 404", .slotted)
 struct HTTPEndpointTests {
     @Test("/healthz reports the node, the durable head and digest, and the store with its head")
     func healthz() async throws {

@@ -2,12 +2,13 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("hello, welcome and the auth matrix")
+@Suite("hello, welcome and the auth matrix", .slotted)
 struct HandshakeTests {
     @Test("an editor's hello on an empty league is welcomed live with its role, epoch and the genesis digest")
     func welcomeOnEmptyLeague() async throws {

@@ -2,13 +2,14 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
 
 /// `history` over real TLS sessions (issue 20, PROTOCOL.md §4): several clients edit one match, the daemon restarts
 /// on the same SQLite file, and a viewer pages through who changed what; refusals keep the session.
-@Suite("entity history over the wire")
+@Suite("entity history over the wire", .slotted)
 struct HistoryTests {
     @Test("a match edited by three clients, read by a viewer after a restart, paged newest first")
     func editedByThreeClientsAcrossARestart() async throws {

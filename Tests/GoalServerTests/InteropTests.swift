@@ -1,12 +1,13 @@
 import Foundation
 import GoalModel
 import GoalServer
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("interop with a standard client")
+@Suite("interop with a standard client", .slotted)
 struct InteropTests {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()

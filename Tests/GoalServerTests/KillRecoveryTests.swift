@@ -2,6 +2,7 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -164,7 +165,7 @@ struct RestartingWriter: Sendable {
     }
 }
 
-@Suite("durability under SIGKILL", .serialized)
+@Suite("durability under SIGKILL", .serialized, .slotted)
 struct KillRecoveryTests {
     @Test("goald killed with SIGKILL 20 times under 10 writers: every ack survives exactly once, no gap, no half batch")
     func killAtRandomInstants() async throws {

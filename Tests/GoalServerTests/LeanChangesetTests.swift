@@ -1,5 +1,6 @@
 import GoalModel
 import GoalServer
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
@@ -8,7 +9,7 @@ import Testing
 /// sessions on the same daemon get the full frames as before, and every delta expands, against the league at the
 /// revision before, to exactly the full changeset (same digest chain). Compressed, a one-goal delta is at most 300
 /// bytes on the wire.
-@Suite("lean changesets (protocol 2)")
+@Suite("lean changesets (protocol 2)", .slotted)
 struct LeanChangesetTests {
     /// A league the tests play: two players, a match between them, a goal, a rename, a second match and its deletion.
     static func play(_ writer: TestSession) async throws -> Revision {

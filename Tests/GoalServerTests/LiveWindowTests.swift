@@ -1,10 +1,11 @@
 import GoalModel
+import GoalTestSlots
 import NIOCore
 import Testing
 
 @testable import GoalServer
 
-@Suite("a loop's live window: frames after the floor, appended in place, sliced per session")
+@Suite("a loop's live window: frames after the floor, appended in place, sliced per session", .slotted)
 struct LiveWindowTests {
     private let allocator = ByteBufferAllocator()
 

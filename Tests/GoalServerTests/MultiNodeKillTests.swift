@@ -3,6 +3,7 @@ import GoalModel
 import GoalPostgres
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -14,7 +15,8 @@ import Testing
 /// re-send what was not answered with the same ids, as GoalClient does.
 @Suite(
     "three goald nodes under SIGKILL and a database outage",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct MultiNodeKillTests {
     @Test("every ack survives exactly once, no gap, one digest chain, after 6 node kills and a database outage")

@@ -2,6 +2,7 @@ import GoalModel
 import GoalPostgres
 @_spi(Testing) import GoalServer
 import GoalStore
+import GoalTestSlots
 @_spi(Testing) import GoalTestSupport
 import GoalWire
 import NIOConcurrencyHelpers
@@ -13,7 +14,8 @@ import Testing
 /// refreshes stop.
 @Suite(
     "presence across goald nodes sharing one PostgreSQL database",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct MultiNodePresenceTests {
     @Test("three nodes: joins and edits cross nodes; a silent node's members leave; a stopped node's leave at once")
@@ -81,7 +83,7 @@ struct MultiNodePresenceTests {
 
 /// The same scenario without PostgreSQL: three nodes (each its own in-memory store) on one in-process bus, so the
 /// relay's logic runs in every plain `swift test`.
-@Suite("presence across goald nodes on an in-process bus")
+@Suite("presence across goald nodes on an in-process bus", .slotted)
 struct InProcessPresenceTests {
     @Test("three nodes: joins and edits cross nodes; a silent node's members leave; a stopped node's leave at once")
     func presenceSpansNodes() async throws {

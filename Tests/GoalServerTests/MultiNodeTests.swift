@@ -2,6 +2,7 @@ import GoalModel
 import GoalPostgres
 @_spi(Testing) import GoalServer
 import GoalStore
+import GoalTestSlots
 @_spi(Testing) import GoalTestSupport
 import GoalWire
 import Testing
@@ -11,7 +12,8 @@ import Testing
 /// every node's commits, and a node that lags never making that the client's problem.
 @Suite(
     "goald nodes sharing one PostgreSQL database",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct MultiNodeTests {
     @Test("writers and subscribers on three nodes: every subscriber sees the same changesets, gap-free, to one head")

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import GoalServer
+import GoalTestSlots
 import GoalTestSupport
 import NIOHTTP1
 import Testing
@@ -8,7 +9,7 @@ import Yams
 /// docs/openapi.yaml against the code: the embedded copy goald serves is the same document, the router answers
 /// exactly the documented operations (and `Allow` lists the documented methods), and goald serves it without a
 /// token. (Every live HTTP API test also checks each status it sees against the document: RESTTestClient.call.)
-@Suite("HTTP API: docs/openapi.yaml matches the code")
+@Suite("HTTP API: docs/openapi.yaml matches the code", .slotted)
 struct OpenAPIDocumentTests {
     static let yamlPath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,12 +1,13 @@
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
 
 /// Issue 14 point 2, from a TLS socket: every reply to a mutation carries its seq, `overloaded` included.
-@Suite("overloaded names the mutation it refused")
+@Suite("overloaded names the mutation it refused", .slotted)
 struct OverloadedTests {
     @Test("a full engine inbox answers overloaded{seq, retry_after_ms} and applies nothing")
     func overloadedCarriesSeq() async throws {

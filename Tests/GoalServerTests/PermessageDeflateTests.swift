@@ -1,6 +1,7 @@
 import GoalDeflate
 import GoalModel
 import GoalServer
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import NIOCore
@@ -12,7 +13,7 @@ import Testing
 /// gets each changeset compressed (RSV1 set) and the bytes inflate to exactly the frame a plain session gets; a
 /// session that does not offer it, or a daemon with it off, sees plain frames only; compressed client messages are
 /// read, and bad ones fail the connection with the documented code.
-@Suite("permessage-deflate on /v1/stream")
+@Suite("permessage-deflate on /v1/stream", .slotted)
 struct PermessageDeflateTests {
     /// What Chrome and Firefox send.
     static let browserOffer = "permessage-deflate; client_max_window_bits"

@@ -2,6 +2,7 @@ import GoalModel
 import GoalPostgres
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
@@ -9,7 +10,8 @@ import Testing
 /// goald over the PostgreSQL store, from TLS sockets (issue 15 point 1): the daemon needs nothing else.
 @Suite(
     "goald on PostgreSQL",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresDaemonTests {
     @Test("commits are acked and fanned out; a daemon restarted on the database resumes a client from its log")
@@ -54,7 +56,8 @@ enum PostgresDaemonTestError: Error {
 /// `overloaded`, the batch in flight is written once the database is back, and no ack precedes its commit.
 @Suite(
     "goald while PostgreSQL is down",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresOutageTests {
     @Test("the session stays open; a mutation during the outage is overloaded; the one in flight is acked after it")
@@ -95,7 +98,8 @@ struct PostgresOutageTests {
 /// anywhere closes the token's sessions on every node at its next token refresh (every 2 s).
 @Suite(
     "goald nodes sharing tokens in PostgreSQL",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresSharedTokenTests {
     @Test(

@@ -1,12 +1,13 @@
 import GoalModel
 import GoalServer
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
 
 /// Issue 14 point 5, from a raw TLS socket: a malformed field of a mutate is refused alone, with `invalid`
 /// naming the field, and the session goes on; each domain rule answers with its own code.
-@Suite("precise rejections from a raw TLS socket")
+@Suite("precise rejections from a raw TLS socket", .slotted)
 struct PreciseRejectionTests {
     static let match = "c4a7e2f1-9b3d-4e6a-8f5c-2d1e0b9a8c7f"
 

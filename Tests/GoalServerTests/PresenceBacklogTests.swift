@@ -1,10 +1,11 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 @testable import GoalServer
 
 /// A slow session's presence backlog: bounded by the members, latest state per member wins.
-@Suite("PresenceBacklog")
+@Suite("PresenceBacklog", .slotted)
 struct PresenceBacklogTests {
     func member(_ id: String, _ activity: PresenceActivity) -> PresenceMember {
         PresenceMember(

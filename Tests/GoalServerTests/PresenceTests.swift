@@ -1,6 +1,7 @@
 import GoalModel
 @_spi(Testing) import GoalServer
 import GoalStore
+import GoalTestSlots
 @_spi(Testing) import GoalTestSupport
 import GoalWire
 import NIOWebSocket
@@ -9,7 +10,7 @@ import Testing
 /// Presence (issue 20 points 1 and 6): joins, updates and leaves reach every session that asked for presence,
 /// a new session gets the list right after welcome, a closed or silent session leaves, viewers announce and read,
 /// and a flood of announcements is coalesced without touching anyone's changesets.
-@Suite("presence: who is here and what they edit")
+@Suite("presence: who is here and what they edit", .slotted)
 struct PresenceTests {
     @Test("join, edit, view, leave: every presence session sees the others; old sessions are listed but sent nothing")
     func joinEditLeave() async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import GoalServer
+import GoalTestSlots
 import GoalTestSupport
 import NIOHTTP1
 import Testing
 
 /// Bad input to the HTTP API gets its documented answer (docs/HTTP.md) and harms no other connection: after each
 /// case a second client still reads and writes.
-@Suite("HTTP API: bad input")
+@Suite("HTTP API: bad input", .slotted)
 struct RESTAPIBadInputTests {
     /// Proves the daemon still serves other clients: a write and a read on fresh connections.
     private func othersUnharmed(_ daemon: TestDaemon, _ name: String) async throws {

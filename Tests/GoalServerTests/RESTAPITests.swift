@@ -2,6 +2,7 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import NIOHTTP1
@@ -9,7 +10,7 @@ import Testing
 
 /// Goalbase's API behaviours (spec/api/*_spec.rb) against a live goald over TLS, plus goald's additions: live
 /// push, ETags, auth and idempotency (docs/HTTP.md).
-@Suite("HTTP API: Goalbase's routes on goald")
+@Suite("HTTP API: Goalbase's routes on goald", .slotted)
 struct RESTAPITests {
     @Test("lists start empty; a create is 201 with the entity and an ETag")
     func emptyListsAndCreate() async throws {

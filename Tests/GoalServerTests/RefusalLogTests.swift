@@ -1,10 +1,11 @@
+import GoalTestSlots
 import NIOCore
 import Testing
 
 @testable import GoalServer
 
 /// Issue 14 point 10: the log at the connection cap is rate-limited (no clock: the test passes the times).
-@Suite("refused connections are logged at most once per interval, each line counting what it stands for")
+@Suite("refused connections are logged at most once per interval, each line counting what it stands for", .slotted)
 struct RefusalLogTests {
     @Test("the first refusal at once; then one line per interval with the count since the last")
     func rateLimited() {

@@ -2,6 +2,7 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
@@ -65,7 +66,7 @@ enum ResumeFailure: Error {
     case digest(Revision)
 }
 
-@Suite("resume: backlog, caught_up, snapshots")
+@Suite("resume: backlog, caught_up, snapshots", .slotted)
 struct ResumeTests {
     /// Commits `count` players through one editor session; returns the head.
     @discardableResult

@@ -1,13 +1,14 @@
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
 
 /// Issue 14 point 6: a token revoked between a hello's look-up and its session's registration is re-checked at
 /// registration, so no session outlives its token's revocation.
-@Suite("revocation has no window")
+@Suite("revocation has no window", .slotted)
 struct RevocationWindowTests {
     @Test("a hello whose token is revoked while it is being authenticated is refused with 4403")
     func revokedDuringHello() async throws {

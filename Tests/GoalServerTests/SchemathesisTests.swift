@@ -1,4 +1,5 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// requests beside the parallel suite on 2 cores starve other tests' sessions into heartbeat timeouts, so CI runs it
 /// alone in a stage of its own after README's test command (`.ci/run`, with GOALD_REQUIRE_SCHEMATHESIS=1, which also
 /// fails the run when schemathesis is missing). Skips loudly otherwise.
-@Suite("HTTP API: schemathesis against docs/openapi.yaml")
+@Suite("HTTP API: schemathesis against docs/openapi.yaml", .slotted)
 struct SchemathesisTests {
     /// The version `.ci/run` installs.
     static let pinnedVersion = "4.32.5"

@@ -1,6 +1,7 @@
 import Foundation
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalWire
 import Logging
 import NIOCore
@@ -19,7 +20,7 @@ import Testing
 /// heartbeat timeout, a second batch, a history answer and a close arriving from inside a flush, a close while the
 /// snapshot is being written. Each ran into "Fatal access conflict detected" (or wrote frames out of order) before
 /// the session returned its writes and deferred what arrives inside them; none needs a socket or a clock.
-@Suite("the session handler on EmbeddedChannel: nothing re-enters a session in the middle of a write")
+@Suite("the session handler on EmbeddedChannel: nothing re-enters a session in the middle of a write", .slotted)
 struct SessionHandlerEmbeddedTests {
     /// Passes writes through and, on each flush, runs the test's hook from inside the flush (as NIO does when a
     /// flush drains the socket, fails or closes the channel). The hook runs once per arming.

@@ -1,5 +1,6 @@
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import NIOCore
@@ -10,7 +11,7 @@ import Testing
 
 /// The session's phases and inbound frames as a state machine, driven directly (issue 14 point 13), and the close
 /// codes it answers with (point 4), also from a real TLS socket.
-@Suite("a session's inbound side: phases, the hello budget, pipelined frames, closing")
+@Suite("a session's inbound side: phases, the hello budget, pipelined frames, closing", .slotted)
 struct SessionInboundTests {
     private let allocator = ByteBufferAllocator()
 

@@ -1,3 +1,4 @@
+import GoalTestSlots
 import GoalWire
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `SessionReentrancy` driven directly: what arrives inside a write section waits for the outermost one to end, in a
 /// fixed order, and the first close wins.
-@Suite("a session's re-entrancy guard: what arrives inside a write waits for its end")
+@Suite("a session's re-entrancy guard: what arrives inside a write waits for its end", .slotted)
 struct SessionReentrancyTests {
     @Test("outside a section everything is performed now")
     func outsideASection() {

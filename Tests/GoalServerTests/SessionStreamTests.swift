@@ -1,4 +1,5 @@
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import NIOCore
 import Testing
@@ -7,7 +8,7 @@ import Testing
 
 /// The session's changeset stream as a state machine, driven directly (no sockets, no clock): live windows with
 /// answers, catch-up steps, pages and snapshots in, writes out (issue 14 points 1, 3 and 13).
-@Suite("a session's stream: what it writes, in which order, live and catching up")
+@Suite("a session's stream: what it writes, in which order, live and catching up", .slotted)
 struct SessionStreamTests {
     private let allocator = ByteBufferAllocator()
 

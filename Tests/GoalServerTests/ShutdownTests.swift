@@ -2,12 +2,13 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
 
-@Suite("graceful shutdown")
+@Suite("graceful shutdown", .slotted)
 struct ShutdownTests {
     @Test(
         "a graceful stop under load: sessions get 1001, and every acknowledged mutation is in the store after restart"

@@ -1,9 +1,10 @@
+import GoalTestSlots
 import NIOCore
 import Testing
 
 @testable import GoalServer
 
-@Suite("fan-out pacing: a shard rests after a slice only while batches come faster than its rounds")
+@Suite("fan-out pacing: a shard rests after a slice only while batches come faster than its rounds", .slotted)
 struct SlicePacingTests {
     let pacing = SlicePacing(maxPause: .milliseconds(20))
 

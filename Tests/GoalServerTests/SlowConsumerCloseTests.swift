@@ -2,12 +2,13 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
 
 /// Issue 14 point 3: the slow-consumer policy as PROTOCOL.md §7 documents it, from a real TLS socket.
-@Suite("slow consumers, as documented")
+@Suite("slow consumers, as documented", .slotted)
 struct SlowConsumerCloseTests {
     /// A league whose every goal change is a changeset of several KB: `players` players, one match of half a
     /// side each, then `goals` goal changes. Returns the head.

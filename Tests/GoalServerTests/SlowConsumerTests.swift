@@ -2,13 +2,14 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import GoalWire
 import NIOCore
 import Testing
 
-@Suite("slow consumers")
+@Suite("slow consumers", .slotted)
 struct SlowConsumerTests {
     @Test("a stalled reader is cut off (4008 or abort), resumes with no gap, and others keep receiving throughout")
     func stalledReader() async throws {

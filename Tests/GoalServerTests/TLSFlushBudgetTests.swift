@@ -1,3 +1,4 @@
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// `TLSFlushBudget`: every flush carries at most the budget (under one TLS record), bytes go out whole and in order, and a
 /// flush happens only when the next write would not fit.
-@Suite("TLS flush budget")
+@Suite("TLS flush budget", .slotted)
 struct TLSFlushBudgetTests {
     private enum Event: Equatable {
         case piece(Int, last: Bool)

@@ -1,9 +1,10 @@
+import GoalTestSlots
 import NIOCore
 import Testing
 
 @testable import GoalServer
 
-@Suite("TokenBucket: tiny, zero and ordinary rates")
+@Suite("TokenBucket: tiny, zero and ordinary rates", .slotted)
 struct TokenBucketTests {
     /// Issue 14 point 10: a tiny rate advised a wait beyond Int's range, and the Double → Int conversion trapped.
     @Test("a tiny rate advises a bounded wait instead of trapping", arguments: [0.001, 1e-9, 1e-20, 0.0])

@@ -1,4 +1,5 @@
 import Foundation
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import NIOHTTP1
@@ -9,7 +10,7 @@ import Testing
 /// The league page as goald serves it (no browser needed): every file of web/ is embedded byte for byte (the drift
 /// check: regenerate with `.ci/web-assets`), with its content type, a strong ETag that answers 304, the security
 /// headers, and 405 for another method. The page itself is tested in a real browser by BrowserTests.
-@Suite("league page: embedded copy, headers, caching")
+@Suite("league page: embedded copy, headers, caching", .slotted)
 struct WebPageTests {
     static let webDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import GoalModel
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import NIOCore
@@ -7,7 +8,7 @@ import Testing
 
 /// Issue 14 point 4, from a real TLS socket: each frame RFC 6455 forbids a client to send, written by hand, fails
 /// the connection with 1002 (a text message that is not UTF-8: 1007) and is never acted on.
-@Suite("RFC 6455 strictness: bad frames fail the connection and are never acted on")
+@Suite("RFC 6455 strictness: bad frames fail the connection and are never acted on", .slotted)
 struct WebSocketStrictnessTests {
     enum BadFrame: String, CaseIterable, Sendable {
         case unmaskedMutate

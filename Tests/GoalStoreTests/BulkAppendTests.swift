@@ -1,12 +1,13 @@
 import Foundation
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 /// 100,000 engine-made changesets appended to SQLite in batches of 500, then recovered and read back as a backlog.
 /// Timings are measured, never asserted; set GOALSTORE_BULK_REPORT=<file> to have them written there.
-@Suite("Bulk append and recovery")
+@Suite("Bulk append and recovery", .slotted)
 struct BulkAppendTests {
     @Test("100,000 changesets in batches of 500 are recovered exactly", .timeLimit(.minutes(15)))
     func bulk() async throws {

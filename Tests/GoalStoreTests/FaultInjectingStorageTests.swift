@@ -1,8 +1,9 @@
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import Testing
 
-@Suite("FaultInjectingStorage")
+@Suite("FaultInjectingStorage", .slotted)
 struct FaultInjectingStorageTests {
     @Test("the Nth append fails and writes nothing; the plan decides the later ones")
     func failsTheNthAppend() throws {

@@ -1,5 +1,6 @@
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import NIOConcurrencyHelpers
@@ -9,7 +10,7 @@ import Testing
 
 /// The commit notification's payload (`PostgresHeadNotice`): a batch written into it reads back as that batch, and
 /// anything it cannot carry or read leaves the follower to read the store.
-@Suite("PostgreSQL store: the batch in its commit notification")
+@Suite("PostgreSQL store: the batch in its commit notification", .slotted)
 struct PostgresHeadNoticeTests {
     /// The body `goald_append` would get for `batch`, its results encoded as the append call encodes them.
     private func noticeBody(of batch: StorageBatch) -> String? {
@@ -85,7 +86,8 @@ struct PostgresHeadNoticeTests {
 /// The same on a real database: what another store's notification carries is what reading the store brings.
 @Suite(
     "PostgreSQL store: notifications between stores",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresHeadNoticeDatabaseTests {
     @Test("another store's notice carries its batch exactly as a read after it; a batch too large only rings")

@@ -3,6 +3,7 @@ import Foundation
 import GoalModel
 import GoalPostgres
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import NIOConcurrencyHelpers
 import Testing
@@ -11,7 +12,8 @@ import Testing
 /// written since to `rebase`, first without holding the league row, then inside one transaction that holds it.
 @Suite(
     "PostgreSQL store: deciding a batch again",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresRebaseTests {
     @Test(

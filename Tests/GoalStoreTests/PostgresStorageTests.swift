@@ -2,13 +2,15 @@ import Foundation
 import GoalModel
 import GoalPostgres
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 /// What only the PostgreSQL store does: several stores (goald nodes) on one database, its URL, its schema.
 @Suite(
     "PostgreSQL store",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresStorageTests {
     @Test("two stores on one database: a batch decided on a stale head is refused whole, then fits after catching up")
@@ -65,7 +67,7 @@ struct PostgresStorageTests {
 }
 
 /// The store URL, without a server.
-@Suite("PostgreSQL store URL")
+@Suite("PostgreSQL store URL", .slotted)
 struct PostgresStoreURLTests {
     @Test("a full URL is read; the password never shows")
     func fullURL() throws {

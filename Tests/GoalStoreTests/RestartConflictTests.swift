@@ -1,10 +1,11 @@
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import Testing
 
 /// The conflict rules and exactly-once must hold across a daemon restart: stamps and the exactly-once table come
 /// back from SQLite, not from memory.
-@Suite("Conflicts and exactly-once across a restart")
+@Suite("Conflicts and exactly-once across a restart", .slotted)
 struct RestartConflictTests {
     @Test(
         "an edit persisted before a restart conflicts with an old-base edit after it; a repeated id gets its original outcome"

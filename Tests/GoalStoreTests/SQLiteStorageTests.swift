@@ -1,10 +1,11 @@
 import Foundation
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import Testing
 
 /// What only the SQLite store has: the file, its durability settings, backups.
-@Suite("SQLite storage")
+@Suite("SQLite storage", .slotted)
 struct SQLiteStorageTests {
     /// A league with every kind of change, deletes included, in several batches.
     private func populatedLeague(_ harness: StoreHarness) throws -> LeagueDriver {

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import GoalModel
+import GoalTestSlots
 import Testing
 
 @testable import GoalStore
 
 /// The exactly-once table's bound as the stores see it (issue 14 point 10): `lastUsed` survives a restart, and
 /// `StorageBatch.forgottenClients` deletes records before the batch's own records are written.
-@Suite("LeagueStorage: forgetting client records")
+@Suite("LeagueStorage: forgetting client records", .slotted)
 struct ClientRecordStorageTests {
     @Test(
         "lastUsed round trips; a forgotten record is deleted; forgotten and seen again in one batch, the new one stays",

@@ -1,10 +1,11 @@
 import Foundation
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import Testing
 
 /// One suite, run against both stores: they must be indistinguishable to the daemon.
-@Suite("LeagueStorage conformance")
+@Suite("LeagueStorage conformance", .slotted)
 struct StorageConformanceTests {
     @Test(
         "append and recover round trip: players, matches with stamps and order, client records",

@@ -1,11 +1,12 @@
 import GoalModel
 import GoalStore
+import GoalTestSlots
 import Testing
 
 /// Random batches through the real engine, appended to every store: each must recover exactly the engine's state.
 /// The stores write a batch differently (SQLite change by change; PostgreSQL each entity's final state in one
 /// statement per table), so batches mix creates, renames that swap names, deletes and player-list changes.
-@Suite("LeagueStorage: random batches recover to the engine's state")
+@Suite("LeagueStorage: random batches recover to the engine's state", .slotted)
 struct StorageEquivalenceTests {
     /// xorshift64*: a seeded, reproducible sequence.
     struct Generator: RandomNumberGenerator {

@@ -1,10 +1,11 @@
 import Foundation
 import GoalClient
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import Testing
 
-@Suite("Certificate fingerprints and TLS set-up errors")
+@Suite("Certificate fingerprints and TLS set-up errors", .slotted)
 struct CertificateFingerprintTests {
     @Test("hex with or without colons, any case, parses to the same fingerprint")
     func parsesBothForms() throws {

@@ -1,7 +1,8 @@
+import GoalTestSlots
 import GoalTransport
 import Testing
 
-@Suite("ServerEndpoint parsing")
+@Suite("ServerEndpoint parsing", .slotted)
 struct EndpointParsingTests {
     struct Accepted: Sendable, CustomTestStringConvertible {
         let url: String

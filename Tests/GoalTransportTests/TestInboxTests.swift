@@ -1,7 +1,8 @@
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-@Suite("TestInbox")
+@Suite("TestInbox", .slotted)
 struct TestInboxTests {
     @Test("elements pushed before or while waiting arrive in order")
     func order() async throws {

@@ -1,11 +1,12 @@
 import GoalClient
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import NIOHTTP1
 import NIOWebSocket
 import Testing
 
-@Suite("GoalTestSupport raw clients against the test server")
+@Suite("GoalTestSupport raw clients against the test server", .slotted)
 struct TestWebSocketClientTests {
     private func connector(_ server: TestWebSocketServer, path: String = "/v1/stream") throws -> TestTLSConnector {
         try TestTLSConnector(port: server.port, path: path, security: .caPEM(TestCertificates.shared.caPEM))

@@ -1,5 +1,6 @@
 import GoalClient
 import GoalDeflate
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import NIOCore
@@ -9,7 +10,7 @@ import Testing
 /// Issue 17 point 1 on the client side: `WebSocketTransport` offers permessage-deflate (unless told not to),
 /// inflates what arrives compressed, and fails a connection whose server answers what was not offered or sends
 /// RSV1 without the extension.
-@Suite("WebSocketTransport: permessage-deflate")
+@Suite("WebSocketTransport: permessage-deflate", .slotted)
 struct WebSocketTransportDeflateTests {
     @Test("the upgrade request offers permessage-deflate with no context takeover; off, it offers nothing")
     func offer() async throws {

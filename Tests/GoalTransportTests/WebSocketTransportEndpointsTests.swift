@@ -1,11 +1,12 @@
 import GoalClient
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import Testing
 
 /// `WebSocketTransport(endpoints:)`: the nodes of one league in failover order; `connect(server:events:)` opens a
 /// connection to the one at that index (wrapping around), `connect(events:)` to the first.
-@Suite("WebSocketTransport: several endpoints")
+@Suite("WebSocketTransport: several endpoints", .slotted)
 struct WebSocketTransportEndpointsTests {
     @Test("connect(server:) reaches the endpoint at that index; the first is down, the second answers")
     func eachIndexReachesItsEndpoint() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import GoalClient
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import NIOCore
@@ -7,7 +8,7 @@ import NIOHTTP1
 import NIOPosix
 import Testing
 
-@Suite("WebSocketTransport: connections that cannot open")
+@Suite("WebSocketTransport: connections that cannot open", .slotted)
 struct WebSocketTransportFailureTests {
     @Test("a refused port fails with .cannotConnect")
     func refused() async throws {

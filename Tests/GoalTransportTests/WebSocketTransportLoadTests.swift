@@ -1,9 +1,10 @@
 import GoalClient
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import Testing
 
-@Suite("WebSocketTransport: many connections")
+@Suite("WebSocketTransport: many connections", .slotted)
 struct WebSocketTransportLoadTests {
     @Test("32 connections on one transport all echo their own message")
     func manyConnections() async throws {

@@ -1,4 +1,5 @@
 import GoalClient
+import GoalTestSlots
 import GoalTestSupport
 import GoalTransport
 import NIOCore
@@ -6,7 +7,7 @@ import NIOHTTP1
 import NIOPosix
 import Testing
 
-@Suite("WebSocketTransport: an open connection")
+@Suite("WebSocketTransport: an open connection", .slotted)
 struct WebSocketTransportTests {
     @Test("connects, then a clean close surfaces the echoed code")
     func connectAndClose() async throws {

@@ -1,6 +1,7 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
@@ -8,7 +9,7 @@ import Testing
 @testable import GoalViewModels
 
 @MainActor
-@Suite("ConnectionViewModel: status, server, revision, round-trip time")
+@Suite("ConnectionViewModel: status, server, revision, round-trip time", .slotted)
 struct ConnectionViewModelTests {
     let mock = MockLeague()
 

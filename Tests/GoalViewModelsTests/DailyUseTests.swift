@@ -2,6 +2,7 @@ import Foundation
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// Issue 16 (goal-client as a daily tool), the view-model side of points 1, 2, 4 and 7: refusals worded as the
 /// CLI words them, the record beside the rating, a deleted selection said out loud, optimistic pending goals.
 @MainActor
-@Suite("Daily use: refusals, rankings record, deleted selection, optimistic goals")
+@Suite("Daily use: refusals, rankings record, deleted selection, optimistic goals", .slotted)
 struct DailyUseTests {
     let mock = MockLeague()
 
@@ -144,7 +145,7 @@ struct DailyUseTests {
 
 /// Issue 16, point 4: the connection at a glance.
 @MainActor
-@Suite("ConnectionViewModel: countdown, phase, marker, stale, reconnect now")
+@Suite("ConnectionViewModel: countdown, phase, marker, stale, reconnect now", .slotted)
 struct ConnectionAtAGlanceTests {
     let mock = MockLeague()
 

@@ -1,13 +1,14 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 @testable import GoalViewModels
 
 @MainActor
-@Suite("EditMatchViewModel (SwiftGoal's EditMatchViewModelSpec, base revision, changed fields, increments)")
+@Suite("EditMatchViewModel (SwiftGoal's EditMatchViewModelSpec, base revision, changed fields, increments)", .slotted)
 struct EditMatchViewModelTests {
     let mock = MockLeague()
 

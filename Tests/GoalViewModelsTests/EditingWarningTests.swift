@@ -1,6 +1,7 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import Testing
 
 @testable import GoalViewModels
@@ -8,7 +9,7 @@ import Testing
 /// "Bob is editing this match" (issue 20 point 2): the edit form warns while someone else has the same match open,
 /// before a conflict can happen; never for the user's own session, another match, a mere viewer, or a new match.
 @MainActor
-@Suite("EditMatchViewModel presence warning")
+@Suite("EditMatchViewModel presence warning", .slotted)
 struct EditingWarningTests {
     let mock = MockLeague()
 

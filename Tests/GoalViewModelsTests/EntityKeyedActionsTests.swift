@@ -1,6 +1,7 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// Issue 14, point 7: actions name entities (with the revision the user saw), never row numbers, and the
 /// selection follows its entity across live updates.
 @MainActor
-@Suite("Actions name entities; the cursor follows its entity")
+@Suite("Actions name entities; the cursor follows its entity", .slotted)
 struct EntityKeyedActionsTests {
     let mock = MockLeague()
 
@@ -215,7 +216,7 @@ struct EntityKeyedActionsTests {
 }
 
 /// `ListCursor`'s transitions, table by table.
-@Suite("ListCursor")
+@Suite("ListCursor", .slotted)
 struct ListCursorTests {
     @Test func followsThroughInsertsMovesAndRemovals() {
         var cursor = ListCursor<String>()

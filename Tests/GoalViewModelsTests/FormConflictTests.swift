@@ -1,6 +1,7 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// Issue 16, point 3: a conflict is resolved from the form (mine vs theirs; take theirs, keep mine, cancel), and
 /// the form never offers a save that can only conflict again.
 @MainActor
-@Suite("EditMatchViewModel: resolving a conflict from the form")
+@Suite("EditMatchViewModel: resolving a conflict from the form", .slotted)
 struct FormConflictTests {
     let mock = MockLeague()
 

@@ -1,10 +1,11 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalViewModels
 
 /// `ListCursor`'s two ways of following — id arrays, and lookups (`follow(oldCount:oldID:newCount:newID:newIndex:
 /// removedHere:)`, what the match list uses) — against the transitions as first written (`ReferenceCursor`).
-@Suite("ListCursor: arrays and lookups follow as the reference does")
+@Suite("ListCursor: arrays and lookups follow as the reference does", .slotted)
 struct ListCursorLookupTests {
     @Test("random lists losing, gaining and reordering rows", arguments: [1, 2, 3] as [UInt64])
     func randomTransitions(seed: UInt64) {

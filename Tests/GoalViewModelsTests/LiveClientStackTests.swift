@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import GoalWire
 import Testing
@@ -12,7 +13,7 @@ import Testing
 /// server: each client's commits reach the other's view models as `RowChanges`, and mutations waiting for the
 /// server show as pending.
 @MainActor
-@Suite("Live stacks: two GoalClients over one scripted server")
+@Suite("Live stacks: two GoalClients over one scripted server", .slotted)
 struct LiveClientStackTests {
     let mock = MockLeague()
     let scheduler = TestScheduler()

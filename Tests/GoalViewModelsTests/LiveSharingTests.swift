@@ -1,13 +1,14 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 @testable import GoalViewModels
 
 @MainActor
-@Suite("Two view-model stacks over one league see each other's commits live")
+@Suite("Two view-model stacks over one league see each other's commits live", .slotted)
 struct LiveSharingTests {
     let mock = MockLeague()
 

@@ -1,13 +1,14 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 @testable import GoalViewModels
 
 @MainActor
-@Suite("ManagePlayersViewModel (SwiftGoal's ManagePlayersViewModelSpec, name rules, shared form)")
+@Suite("ManagePlayersViewModel (SwiftGoal's ManagePlayersViewModelSpec, name rules, shared form)", .slotted)
 struct ManagePlayersViewModelTests {
     let mock = MockLeague()
 

@@ -1,6 +1,7 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import Testing
 
 @testable import GoalViewModels
@@ -9,7 +10,7 @@ import Testing
 /// this client's held creations and goals, their release; every `RowChanges` the view model sends replays the rows
 /// it showed into the rows it shows, and its cursor is where the diff-based transitions put it.
 @MainActor
-@Suite("MatchesViewModel: patched changes replay exactly, the cursor follows as before")
+@Suite("MatchesViewModel: patched changes replay exactly, the cursor follows as before", .slotted)
 struct MatchListFeedTests {
     @Test("random commits by another client, this client's pending creations and goals", arguments: [1, 2] as [UInt64])
     func randomSteps(seed: UInt64) {

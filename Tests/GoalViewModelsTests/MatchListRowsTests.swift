@@ -1,12 +1,13 @@
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
 @testable import GoalViewModels
 
 /// The match list's replica rows, patched per changeset (`MatchListRows`), against a full re-sort and rebuild.
-@Suite("MatchListRows: patched rows equal a full rebuild, and their changes are exact")
+@Suite("MatchListRows: patched rows equal a full rebuild, and their changes are exact", .slotted)
 struct MatchListRowsTests {
     /// A league driven by the conflict engine, with a replica that applies each commit as a client would.
     struct League {

@@ -1,5 +1,6 @@
 import GoalClient
 import GoalModel
+import GoalTestSlots
 import Testing
 
 @testable import GoalViewModels
@@ -7,7 +8,7 @@ import Testing
 /// The match list as shown (`MatchListShown`): replica rows with this client's pending creations on top and its
 /// pending marks, against a full rebuild, with changes that replay exactly and a cursor that follows as the
 /// diff-based path did.
-@Suite("MatchListShown: pending marks patched in, changes exact")
+@Suite("MatchListShown: pending marks patched in, changes exact", .slotted)
 struct MatchListShownTests {
     /// The rows as `MatchesViewModel` showed them before (rebuilt arrays): creations on top, then the replica's
     /// matches newest first, marked pending with their optimistic score.

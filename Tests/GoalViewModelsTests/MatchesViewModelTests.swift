@@ -1,13 +1,14 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 @testable import GoalViewModels
 
 @MainActor
-@Suite("MatchesViewModel (SwiftGoal's MatchesViewModelSpec)")
+@Suite("MatchesViewModel (SwiftGoal's MatchesViewModelSpec)", .slotted)
 struct MatchesViewModelTests {
     let mock = MockLeague()
 

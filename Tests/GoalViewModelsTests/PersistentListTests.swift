@@ -1,10 +1,11 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalViewModels
 
 /// `PersistentList` against an `Array` model: every operation, thousands of seeded random steps, the tree's
 /// invariants after each, and copies that must not see each other's edits.
-@Suite("PersistentList: a persistent AVL list equals its Array model")
+@Suite("PersistentList: a persistent AVL list equals its Array model", .slotted)
 struct PersistentListTests {
     @Test("random inserts, removals, replacements and appends, with copies kept", arguments: [1, 2, 3, 4] as [UInt64])
     func randomOperations(seed: UInt64) {

@@ -1,6 +1,7 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// Issue 16, point 6: the Players tab renames and deletes (admin) with the CLI's messages; a picker adds a
 /// player on the spot and chooses it.
 @MainActor
-@Suite("Players: rename, delete, add on the spot")
+@Suite("Players: rename, delete, add on the spot", .slotted)
 struct PlayerAdminTests {
     let mock = MockLeague()
 

@@ -1,13 +1,14 @@
 @_spi(Testing) import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 @testable import GoalViewModels
 
 @MainActor
-@Suite("RankingsViewModel (SwiftGoal's RankingsViewModelSpec, live moves)")
+@Suite("RankingsViewModel (SwiftGoal's RankingsViewModelSpec, live moves)", .slotted)
 struct RankingsViewModelTests {
     let mock = MockLeague()
 

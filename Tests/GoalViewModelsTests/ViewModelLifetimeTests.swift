@@ -1,6 +1,7 @@
 import GoalClient
 import GoalModel
 @_spi(Testing) import GoalReactive
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// Issue 14, point 8: a view model ends with its owner. Making and dropping many of each leaves no view model
 /// alive and no observer on the store's properties.
 @MainActor
-@Suite("View models end with their owner")
+@Suite("View models end with their owner", .slotted)
 struct ViewModelLifetimeTests {
     let mock = MockLeague()
     static let rounds = 1_000

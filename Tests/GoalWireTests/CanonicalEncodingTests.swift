@@ -1,9 +1,10 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("Canonical encoding: GoalWire's writers and readers are the one codec of the model")
+@Suite("Canonical encoding: GoalWire's writers and readers are the one codec of the model", .slotted)
 struct CanonicalEncodingTests {
     @Test("the canonical payload is what Foundation's sorted-key serialization of the same object gives")
     func payloadMatchesFoundation() throws {

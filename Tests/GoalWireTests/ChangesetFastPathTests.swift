@@ -1,5 +1,6 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import Testing
 
 @testable import GoalWire
@@ -7,7 +8,7 @@ import Testing
 /// The direct changeset reader (`ChangesetFrameReader`) against the strict path (`JSONParser` + `ModelReader`):
 /// on goald's own frames both give the same changeset, and on any altered bytes `ServerMessage.decode` gives the
 /// strict path's outcome exactly (the same value or the same error).
-@Suite("Changeset frames: the direct reader equals the strict path")
+@Suite("Changeset frames: the direct reader equals the strict path", .slotted)
 struct ChangesetFastPathTests {
     typealias Outcome = Result<ServerMessage, WireDecodingError>
 

@@ -1,10 +1,11 @@
 import Crypto
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("Changeset frames and the digest chain")
+@Suite("Changeset frames and the digest chain", .slotted)
 struct ChangesetFrameTests {
     /// SHA-256 computed here with swift-crypto directly, independently of GoalWire's hashing path.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] { Array(SHA256.hash(data: bytes)) }

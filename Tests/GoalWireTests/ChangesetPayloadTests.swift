@@ -1,5 +1,6 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import Testing
 
 @testable import GoalWire
@@ -7,7 +8,7 @@ import Testing
 /// The digest check from the frame's own bytes (`ChangesetFrame.Payload`, recorded by the direct reader) against
 /// the re-encoding check (`ChangesetFrame.verify(_:previousDigest:)`): the same payload bytes, the same digest, the
 /// same verdict on goald's frames and on every altered frame the direct reader still accepts.
-@Suite("Changeset frames: the digest from the frame's slices equals the re-encoded one")
+@Suite("Changeset frames: the digest from the frame's slices equals the re-encoded one", .slotted)
 struct ChangesetPayloadTests {
     @Test("goald's frames of a generated chain: the slices are the canonical payload and give d_R")
     func generatedChain() throws {

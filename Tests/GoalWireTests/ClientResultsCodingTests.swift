@@ -1,11 +1,12 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// Issue 14 point 14: the exactly-once record's stored form is GoalWire's, and rows written before (by
 /// `JSONEncoder` over GoalModel's former `Codable` conformances) still read back.
-@Suite("The exactly-once record's stored JSON")
+@Suite("The exactly-once record's stored JSON", .slotted)
 struct ClientResultsCodingTests {
     static let entries: [ClientRecord.Entry] = [
         ClientRecord.Entry(seq: 1, fingerprint: PayloadFingerprint(rawValue: 0xAB), outcome: .committed(4)),

@@ -1,7 +1,8 @@
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("Close codes and error codes")
+@Suite("Close codes and error codes", .slotted)
 struct CloseCodeTests {
     @Test("two classes: 4000–4099 and 1001 reconnect; 4400–4499 are terminal")
     func classes() {

@@ -1,8 +1,9 @@
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("Decoding bad input never traps")
+@Suite("Decoding bad input never traps", .slotted)
 struct DecodingRobustnessTests {
     static var validExamples: [[UInt8]] {
         Fixtures.clientMessages.map { $0.encoded() } + Fixtures.serverMessages.map { $0.encoded() }

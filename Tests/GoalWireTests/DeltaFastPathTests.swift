@@ -1,12 +1,13 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import Testing
 
 @testable import GoalWire
 
 /// The direct delta reader (`DeltaFrameReader`) against the strict path: on goald's own `delta` frames both give
 /// the same `ChangesetDelta`, and on altered bytes `ServerMessage.decode` gives the strict path's outcome exactly.
-@Suite("Delta frames: the direct reader equals the strict path")
+@Suite("Delta frames: the direct reader equals the strict path", .slotted)
 struct DeltaFastPathTests {
     /// A random delta with every lean change kind, built from a generated changeset's changes.
     static func delta(_ random: inout TestRandom, revision: Revision) -> ChangesetDelta {

@@ -1,9 +1,10 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("Message round trips")
+@Suite("Message round trips", .slotted)
 struct MessageRoundTripTests {
     @Test("every client message decodes to itself", arguments: Fixtures.clientMessages)
     func clientRoundTrip(message: ClientMessage) throws {

@@ -1,10 +1,11 @@
 import GoalModel
+import GoalTestSlots
 import Testing
 
 @testable import GoalWire
 
 /// The presence messages' wire form (docs/PROTOCOL.md §4 "Presence") and the node-to-node payloads.
-@Suite("presence coding")
+@Suite("presence coding", .slotted)
 struct PresenceCodingTests {
     let member = PresenceMember(
         id: "node-1/7",

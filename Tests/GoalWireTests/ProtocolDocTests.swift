@@ -1,9 +1,10 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("docs/PROTOCOL.md examples stay true")
+@Suite("docs/PROTOCOL.md examples stay true", .slotted)
 struct ProtocolDocTests {
     static let document: String? = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

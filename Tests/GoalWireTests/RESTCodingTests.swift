@@ -1,9 +1,10 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("REST: the HTTP API's JSON shapes (docs/HTTP.md)")
+@Suite("REST: the HTTP API's JSON shapes (docs/HTTP.md)", .slotted)
 struct RESTCodingTests {
     private func league() -> (LeagueState, PlayerID, PlayerID) {
         var state = LeagueState()

@@ -1,8 +1,9 @@
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
-@Suite("Snapshot chunking")
+@Suite("Snapshot chunking", .slotted)
 struct SnapshotChunkingTests {
     static func snapshot(players: Int, matches: Int) -> Snapshot {
         Snapshot(

@@ -1,10 +1,11 @@
 import Foundation
 import GoalModel
+import GoalTestSlots
 import GoalWire
 import Testing
 
 /// Issue 14 point 5 (integers are integers) and point 10 (seq ≥ 2^63 is refused, not clamped), at the wire.
-@Suite("Integer fields accept integers only; seq, base and since stay below 2^63")
+@Suite("Integer fields accept integers only; seq, base and since stay below 2^63", .slotted)
 struct StrictIntegerTests {
     static let match = "3c0b0000-0000-4000-8000-000000000001"
     static let player = "9a7e0000-0000-4000-8000-000000000001"

@@ -1,9 +1,10 @@
 import ArgumentParser
+import GoalTestSlots
 import Testing
 
 @testable import goald
 
-@Suite("goald argument parsing")
+@Suite("goald argument parsing", .slotted)
 struct ArgumentParsingTests {
     @Test("no subcommand means serve")
     func defaultIsServe() throws {

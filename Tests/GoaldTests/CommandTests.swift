@@ -3,11 +3,12 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import Testing
 
 @testable import goald
 
-@Suite("goald subcommands run in process against a temporary state directory")
+@Suite("goald subcommands run in process against a temporary state directory", .slotted)
 struct CommandTests {
     private func run<Command: GoaldRunnable>(
         _ type: Command.Type,

@@ -3,12 +3,13 @@ import Configuration
 import Foundation
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import Logging
 import Testing
 
 @testable import goald
 
-@Suite("Configuration layers: defaults < file < environment < flags")
+@Suite("Configuration layers: defaults < file < environment < flags", .slotted)
 struct ConfigurationLayeringTests {
     private func sources(_ directory: TemporaryDirectory, environment: [String: String] = [:]) -> ConfigurationSources {
         ConfigurationSources(

@@ -1,5 +1,6 @@
 import Foundation
 import GoalServer
+import GoalTestSlots
 import NIOSSL
 import SwiftASN1
 import Testing
@@ -7,7 +8,7 @@ import X509
 
 @testable import goald
 
-@Suite("First-start TLS: the development CA and server certificate")
+@Suite("First-start TLS: the development CA and server certificate", .slotted)
 struct DevCertificateAuthorityTests {
     @Test("first start writes the CA and server files, keys 0600")
     func firstStartWritesFiles() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GoalCommandLine
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("goald as a process: --version, a port in use, a closed output (issue 16 points 9 and 10)")
+@Suite("goald as a process: --version, a port in use, a closed output (issue 16 points 9 and 10)", .slotted)
 struct GoaldProcessTests {
     @Test("goald --version prints GoalRelease.version and exits 0")
     func version() async throws {

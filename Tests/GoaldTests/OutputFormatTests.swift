@@ -1,11 +1,12 @@
 import Foundation
+import GoalTestSlots
 import Logging
 import Synchronization
 import Testing
 
 @testable import goald
 
-@Suite("Output formats: JSON log lines and dial addresses")
+@Suite("Output formats: JSON log lines and dial addresses", .slotted)
 struct OutputFormatTests {
     @Test("a JSON log line is one object with time, level, label, message, source and the metadata")
     func jsonLogLine() throws {

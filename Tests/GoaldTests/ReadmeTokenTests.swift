@@ -1,8 +1,9 @@
 import Foundation
 import GoalServer
+import GoalTestSlots
 import Testing
 
-@Suite("README's walkthrough matches goald's tokens (issue 16 point 11)")
+@Suite("README's walkthrough matches goald's tokens (issue 16 point 11)", .slotted)
 struct ReadmeTokenTests {
     /// README.md at the repository root (this file is Tests/GoaldTests/…).
     static func readme() throws -> String {

@@ -2,11 +2,12 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import Testing
 
 @testable import goald
 
-@Suite("StatePreparation and the first admin token")
+@Suite("StatePreparation and the first admin token", .slotted)
 struct StatePreparationTests {
     @Test("first start: state dir 0700, store open and durable, TLS generated, admin token file 0600 created once")
     func firstStart() throws {
@@ -111,7 +112,7 @@ struct StatePreparationTests {
     }
 }
 
-@Suite("GoalDaemon built from prepared state")
+@Suite("GoalDaemon built from prepared state", .slotted)
 struct PreparedDaemonTests {
     @Test(
         "reloadTLS re-reads the material: a damaged development certificate is re-issued, broken operator files throw"

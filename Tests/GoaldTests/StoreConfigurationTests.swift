@@ -5,13 +5,14 @@ import GoalModel
 import GoalPostgres
 import GoalServer
 import GoalStore
+import GoalTestSlots
 import GoalTestSupport
 import Testing
 
 @testable import goald
 
 /// `store.url` (`--store`, `GOALD_STORE_URL`): the PostgreSQL store, its password never from a flag.
-@Suite("goald: the PostgreSQL store's configuration")
+@Suite("goald: the PostgreSQL store's configuration", .slotted)
 struct StoreConfigurationTests {
     private func load(
         _ directory: TemporaryDirectory,
@@ -85,7 +86,8 @@ struct StoreConfigurationTests {
 /// `goald token` against a PostgreSQL URL: tokens live in the store, reachable from any machine.
 @Suite(
     "goald token on PostgreSQL",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresTokenCommandTests {
     @Test("token create, list and revoke work against --store; the password comes from the environment")
@@ -120,7 +122,8 @@ struct PostgresTokenCommandTests {
 /// `goald check-config` connects to a PostgreSQL store and reads it without changing it (issue 15 point 6).
 @Suite(
     "goald check-config on PostgreSQL",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct PostgresCheckConfigTests {
     @Test("a reachable database: its schema and head are shown, nothing is created; an unreachable one is a problem")
@@ -164,7 +167,8 @@ struct PostgresCheckConfigTests {
 /// `goald migrate --from FILE --to postgres://…` (issue 15 point 6).
 @Suite(
     "goald migrate into PostgreSQL",
-    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage))
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
 )
 struct MigrateCommandTests {
     @Test("the copy recovers to the source's league with the same log bytes and epoch; a second run is refused")

@@ -1,11 +1,12 @@
 import Foundation
 import GoalServer
+import GoalTestSlots
 import NIOSSL
 import Testing
 
 @testable import goald
 
-@Suite("TLSMaterial: loading generated and operator material")
+@Suite("TLSMaterial: loading generated and operator material", .slotted)
 struct TLSMaterialTests {
     @Test("generated material loads, names the CA file, fingerprints the leaf and builds an NIOSSLContext")
     func generatedMaterial() throws {

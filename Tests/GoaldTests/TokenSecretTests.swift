@@ -1,7 +1,8 @@
 import GoalServer
+import GoalTestSlots
 import Testing
 
-@Suite("token secrets never start with '-' and keep their strength (issue 16 point 11)")
+@Suite("token secrets never start with '-' and keep their strength (issue 16 point 11)", .slotted)
 struct TokenSecretTests {
     @Test("20,000 secrets: none starts with '-' or '_', every first letter and digit occurs, all distinct")
     func firstCharacter() {

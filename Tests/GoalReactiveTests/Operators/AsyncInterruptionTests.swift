@@ -1,4 +1,5 @@
 import Dispatch
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
@@ -7,7 +8,10 @@ import Testing
 /// ReactiveSwift's SignalProducerLiftingSpec ("should interrupt ASAP and discard outstanding events", "should
 /// interrupt on the given scheduler") and SignalProducerSpec ("observeOn", "init"): the upstream start is interrupted
 /// at once, queued events are dropped, and `.interrupted` itself is delivered on the operator's scheduler.
-@Suite("asynchronous operators: disposing a start interrupts upstream at once and downstream on the scheduler")
+@Suite(
+    "asynchronous operators: disposing a start interrupts upstream at once and downstream on the scheduler",
+    .slotted
+)
 struct AsyncInterruptionTests {
     enum Operator: String, CaseIterable, Sendable {
         case observeOn, delay, throttle, debounceDiscarding, debounceKeeping, collectEvery, observeOnThenMap

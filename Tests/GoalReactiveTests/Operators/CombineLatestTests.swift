@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("combineLatest")
+@Suite("combineLatest", .slotted)
 struct CombineLatestTests {
     @Test func sendsOnlyAfterEveryInputHasSentThenOnEveryValue() {
         let (a, inputA) = Signal<Int, Never>.pipe()

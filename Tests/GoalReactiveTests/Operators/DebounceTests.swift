@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("debounce (virtual time)")
+@Suite("debounce (virtual time)", .slotted)
 struct DebounceTests {
     @Test func sendsTheLatestValueOnceTheIntervalPassedWithoutNewValues() {
         let scheduler = TestScheduler()

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("delay, timeout (virtual time)")
+@Suite("delay, timeout (virtual time)", .slotted)
 struct DelayTests {
     @Test func delaysValuesAndCompletion() {
         let scheduler = TestScheduler()

@@ -1,3 +1,4 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
@@ -5,7 +6,7 @@ import Testing
 /// Which starts a flattened stream keeps alive (issue 14 point 11), after ReactiveSwift's FlattenSpec ("disposal")
 /// and SignalProducerSpec ("flatten"): an inner start lives until it terminates or the result ends, even if its
 /// start handler keeps no reference to its observer; outer completion does not end it.
-@Suite("flatten: inner and outer starts live until they terminate or are disposed")
+@Suite("flatten: inner and outer starts live until they terminate or are disposed", .slotted)
 struct FlattenLifetimeTests {
     static let strategies: [FlattenStrategy] = [.latest, .merge, .concat, .concurrent(limit: 1024), .race]
 

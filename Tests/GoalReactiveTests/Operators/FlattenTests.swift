@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("flatten / flatMap: latest, merge, concat, race")
+@Suite("flatten / flatMap: latest, merge, concat, race", .slotted)
 struct FlattenTests {
     typealias Inner = SignalProducer<Int, TestError>
 

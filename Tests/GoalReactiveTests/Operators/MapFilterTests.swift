@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("map, mapError, filter, compactMap, skipNil, ignoreValues, promoteError")
+@Suite("map, mapError, filter, compactMap, skipNil, ignoreValues, promoteError", .slotted)
 struct MapFilterTests {
     private struct Point { let x: Int }
 

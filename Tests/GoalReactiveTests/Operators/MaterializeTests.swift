@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("materialize, dematerialize, attempt")
+@Suite("materialize, dematerialize, attempt", .slotted)
 struct MaterializeTests {
     @Test func materializeTurnsEventsIntoValuesAndCompletesAfterATerminalEvent() {
         let (completed, _) = record(SignalProducer<Int, TestError>(value: 1).materialize())

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("merge")
+@Suite("merge", .slotted)
 struct MergeTests {
     @Test func interleavesValuesInArrivalOrderAndCompletesWhenAllComplete() {
         let (a, inputA) = Signal<Int, Never>.pipe()

@@ -1,9 +1,10 @@
 import Dispatch
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("observe(on:), start(on:)")
+@Suite("observe(on:), start(on:)", .slotted)
 struct ObserveOnTests {
     @Test func observeOnDeliversEveryEventThroughTheScheduler() {
         let scheduler = TestScheduler()

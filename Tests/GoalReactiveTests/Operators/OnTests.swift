@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("on(...) side effects")
+@Suite("on(...) side effects", .slotted)
 struct OnTests {
     @Test func producerHookOrderForASynchronousProducer() {
         let log = Log<String>()

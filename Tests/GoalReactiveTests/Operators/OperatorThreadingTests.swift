@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
@@ -26,7 +27,7 @@ private final class ConcurrencyProbe: @unchecked Sendable {
     var total: Int { lock.withLock { count } }
 }
 
-@Suite("operators under concurrent sends")
+@Suite("operators under concurrent sends", .slotted)
 struct OperatorThreadingTests {
     private let threads = 4
     private let perThread = 500

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("retry, flatMapError, then, concat, prefix, repeat")
+@Suite("retry, flatMapError, then, concat, prefix, repeat", .slotted)
 struct RetryThenTests {
     /// A producer whose start handler counts its runs and fails the first `failures` of them.
     private func flaky(failures: Int, runs: Log<Int>) -> SignalProducer<String, TestError> {

@@ -1,9 +1,10 @@
 import Dispatch
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("scan, reduce, collect")
+@Suite("scan, reduce, collect", .slotted)
 struct ScanCollectTests {
     @Test func scanSendsEveryPartialResult() {
         let (log, _) = record(SignalProducer<Int, Never>(values: 1, 2, 3).scan(10, +))

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("skipRepeats, combinePrevious")
+@Suite("skipRepeats, combinePrevious", .slotted)
 struct SkipRepeatsTests {
     @Test func skipRepeatsDropsConsecutiveDuplicatesOnly() {
         let (log, _) = record(SignalProducer<Int, Never>(values: 1, 1, 2, 2, 2, 1, 3, 3))

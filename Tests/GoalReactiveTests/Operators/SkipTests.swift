@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("skip(first:), skip(while:), skip(until:)")
+@Suite("skip(first:), skip(while:), skip(until:)", .slotted)
 struct SkipTests {
     @Test func skipFirstDropsTheLeadingValues() {
         let (log, _) = record(SignalProducer<Int, Never>(values: 1, 2, 3, 4).skip(first: 2))

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("take(first:), take(last:), take(while:), take(until:), take(during:)")
+@Suite("take(first:), take(last:), take(while:), take(until:), take(during:)", .slotted)
 struct TakeTests {
     @Test func takeFirstCompletesRightAfterTheNthValueAndStopsTheUpstreamLoop() {
         var iterations = 0

@@ -1,9 +1,10 @@
 import Dispatch
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("throttle (virtual time)")
+@Suite("throttle (virtual time)", .slotted)
 struct ThrottleTests {
     @Test func theFirstValueArrivesOnTheNextTurn() {
         let scheduler = TestScheduler()

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("withLatest(from:)")
+@Suite("withLatest(from:)", .slotted)
 struct WithLatestTests {
     @Test func pairsWithTheLatestSampleAndDropsValuesBeforeTheFirstSample() {
         let (signal, input) = Signal<Int, Never>.pipe()

@@ -1,8 +1,9 @@
+import GoalTestSlots
 import Testing
 
 @testable import GoalReactive
 
-@Suite("zip")
+@Suite("zip", .slotted)
 struct ZipTests {
     @Test func pairsValuesByPosition() {
         let (a, inputA) = Signal<Int, Never>.pipe()
