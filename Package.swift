@@ -59,6 +59,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
+        // The package's lock for shared state off the event loops: one the thread sanitizer sees (LockedValue.swift).
+        .target(name: "GoalLocking", swiftSettings: strictSettings),
         // Pure domain: no IO, no async, no encoding (GoalWire owns the wire). Imports point down only (DESIGN.md "Layout").
         .target(
             name: "GoalModel",
@@ -78,6 +80,7 @@ let package = Package(
         .target(
             name: "GoalStore",
             dependencies: [
+                "GoalLocking",
                 "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ],
@@ -109,6 +112,7 @@ let package = Package(
         .target(
             name: "GoalServer",
             dependencies: [
+                "GoalLocking",
                 "GoalModel", "GoalWire", "GoalStore", "GoalDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -124,6 +128,7 @@ let package = Package(
         .target(
             name: "GoalClient",
             dependencies: [
+                "GoalLocking",
                 "GoalModel", "GoalWire", "GoalReactive",
                 .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -134,7 +139,7 @@ let package = Package(
         // module so that GoalClient (and the view models) never link GRDB.
         .target(
             name: "GoalClientSQLite",
-            dependencies: ["GoalClient", "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["GoalLocking", "GoalClient", "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
         // The live NIO + TLS WebSocket implementation of GoalClient's Transport.
@@ -175,13 +180,14 @@ let package = Package(
         // What the three command-line tools share: line output that ends quietly on a closed pipe, and their `main`.
         .target(
             name: "GoalCommandLine",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["GoalLocking", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
         // The daemon executable: flags, environment and config file → ServerConfiguration → GoalServer.
         .executableTarget(
             name: "goald",
             dependencies: [
+                "GoalLocking",
                 "GoalServer", "GoalStore", "GoalModel", "GoalPostgres", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -198,6 +204,7 @@ let package = Package(
         .executableTarget(
             name: "goal-client",
             dependencies: [
+                "GoalLocking",
                 "GoalClient", "GoalClientSQLite", "GoalTransport", "GoalViewModels", "GoalReactive", "GoalModel",
                 "GoalWire", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -210,6 +217,7 @@ let package = Package(
         .executableTarget(
             name: "goal-load",
             dependencies: [
+                "GoalLocking",
                 "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -304,7 +312,7 @@ let package = Package(
         .testTarget(
             name: "GoalLoadTests",
             dependencies: [
-                "GoalTestSlots",
+                "GoalTestSlots", "GoalLocking",
                 "goal-load", "GoalTestSupport", "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalServer",
                 "GoalStore", "GoalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GoalLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -15,17 +15,17 @@ import Darwin
 /// crashed process never blocks a slot. The lock belongs to the open file (`O_CLOEXEC`): a child the holder forks
 /// shares it only until it execs, and two opens in one process exclude each other like two processes.
 ///
-/// Threading: `Sendable` (the descriptor lives in a `Mutex`). Lifetime: held until `release()` or until the object is
+/// Threading: `Sendable` (the descriptor lives in a `LockedValue`). Lifetime: held until `release()` or until the object is
 /// released.
 public final class ClientSlotLease: Sendable {
     /// The slot this lease holds.
     public let slot: Int
     /// The locked lease file; -1 once released.
-    private let descriptor: Mutex<Int32>
+    private let descriptor: LockedValue<Int32>
 
     private init(slot: Int, descriptor: Int32) {
         self.slot = slot
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = LockedValue(descriptor)
     }
 
     deinit { release() }

@@ -1,4 +1,4 @@
-import Synchronization
+import GoalLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +17,7 @@ import Darwin
 /// Thread-safe: each line is written whole (a `write(2)` loop) under one lock, so lines from different threads
 /// never interleave.
 public enum StandardStreams {
-    private static let lock = Mutex(())
+    private static let lock = LockedValue(())
 
     /// Ignores SIGPIPE for the whole process (idempotent): a closed pipe becomes EPIPE on the write.
     public static func ignoreBrokenPipe() {

@@ -1,5 +1,5 @@
+import GoalLocking
 public import GoalModel
-import Synchronization
 
 /// Wraps a `LeagueStorage` and fails chosen `append` calls with `StorageError.injectedFault(append:)`, for tests
 /// of what the daemon does when a batch cannot be made durable. A failed append never reaches the wrapped
@@ -19,7 +19,7 @@ public final class FaultInjectingStorage: ForwardingLeagueStorage {
     /// The wrapped store.
     public let base: any LeagueStorage
     private let plan: Plan
-    private let appends = Mutex(0)
+    private let appends = LockedValue(0)
 
     /// - Parameters:
     ///   - base: The store that receives every call that does not fail.

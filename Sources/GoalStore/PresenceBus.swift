@@ -1,4 +1,4 @@
-import Synchronization
+import GoalLocking
 
 /// How goald nodes that share one store tell each other about their sessions' presence: short text payloads,
 /// delivered to every node listening (the publisher included), best effort and unlogged. PostgreSQL carries them
@@ -22,8 +22,8 @@ public protocol PresenceBus: Sendable {
 ///
 /// Threading: `Sendable`, lock-protected. Lifetime: the creator's.
 public final class InProcessPresenceBus: PresenceBus {
-    private let listeners = Mutex<[Int: @Sendable (String?) -> Void]>([:])
-    private let nextID = Mutex(0)
+    private let listeners = LockedValue<[Int: @Sendable (String?) -> Void]>([:])
+    private let nextID = LockedValue(0)
 
     public init() {}
 

@@ -1,6 +1,6 @@
 import GRDB
+import GoalLocking
 public import GoalModel
-import Synchronization
 
 /// The durable `LeagueStorage`: one SQLite database (GRDB `DatabasePool`) in WAL mode with
 /// `PRAGMA synchronous = FULL`, so a returned `append` survives power loss.
@@ -21,7 +21,7 @@ public final class SQLiteLeagueStorage: LeagueStorage {
     /// hold up) the writer's transactions.
     private let checkpointer: DatabaseQueue
     let retention: RetentionPolicy
-    private let isClosed = Mutex(false)
+    private let isClosed = LockedValue(false)
 
     /// Opens (creating if needed) the database at `path`.
     /// - Parameters:

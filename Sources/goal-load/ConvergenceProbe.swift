@@ -1,9 +1,9 @@
 import GoalClient
+import GoalLocking
 import GoalModel
 import GoalTransport
 import GoalWire
 import NIOCore
-import Synchronization
 
 /// The server's view at the end of a run: its head, the head's digest, and a full snapshot, fetched over a fresh
 /// connection whose hello has no `since` (so the server sends a snapshot).
@@ -28,7 +28,7 @@ enum ConvergenceProbe {
             var welcome: ServerMessage.Welcome?
             var assembler: SnapshotAssembler?
         }
-        let state = Mutex(State())
+        let state = LockedValue(State())
 
         func finish(_ result: Result<ServerView, LoadError>) {
             let continuation = state.withLock { s -> CheckedContinuation<Result<ServerView, LoadError>, Never>? in
@@ -52,7 +52,7 @@ enum ConvergenceProbe {
         timeout: Double
     ) async -> Result<ServerView, LoadError> {
         let box = Box()
-        let connection = Mutex<WebSocketConnection?>(nil)
+        let connection = LockedValue<WebSocketConnection?>(nil)
         let result = await withCheckedContinuation { continuation in
             box.state.withLock { $0.continuation = continuation }
             let opened = context.open(slot: slot, server: server) { event in handle(event, box: box) }

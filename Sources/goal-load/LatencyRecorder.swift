@@ -1,11 +1,11 @@
+import GoalLocking
 import Histogram
-import Synchronization
 
 /// Commit→delivery latencies in microseconds, recorded from every subscriber's event loop: all of them, and with
 /// several nodes (`--url` more than once) also split by where the subscriber was against the node its writer sent
 /// the mutation to.
 ///
-/// Threading: sharded by subscriber so the event loops rarely meet on one lock; each shard is a `Mutex` around its
+/// Threading: sharded by subscriber so the event loops rarely meet on one lock; each shard is a `LockedValue` around its
 /// HdrHistograms. `merged(_:)` may be called any time from any thread. Lifetime: one per run.
 final class LatencyRecorder: Sendable {
     /// Latencies above this (60 s) are clamped to it.
@@ -25,9 +25,9 @@ final class LatencyRecorder: Sendable {
         var otherNode = LatencyRecorder.histogram()
     }
 
-    /// One lock and its histograms (a class: `Mutex` cannot sit in an array by value).
+    /// One lock and its histograms (a class: `LockedValue` cannot sit in an array by value).
     private final class Shard: Sendable {
-        let histograms = Mutex(Histograms())
+        let histograms = LockedValue(Histograms())
     }
 
     private let shards: [Shard]

@@ -1,22 +1,22 @@
 import Foundation
 import GoalClient
+import GoalLocking
 import GoalModel
 import GoalTransport
 import GoalWire
 import NIOCore
-import Synchronization
 
 /// One subscriber connection (`stream: all`): lean (reads only revision, digest and the author's id from each
 /// changeset) or sampled (decodes everything into a `ReplicaState`).
 ///
-/// Threading: events arrive on the connection's event loop; the state lives in a `Mutex` so the runner can read
+/// Threading: events arrive on the connection's event loop; the state lives in a `LockedValue` so the runner can read
 /// counters from its own task. Lifetime: held by the runner for the whole run; reconnects by itself (resuming from
 /// its revision) while the run is going and it was not closed on purpose.
 final class LoadSubscriber: Sendable {
     let index: Int
     let sampled: Bool
     let context: LoadContext
-    let state = Mutex(SubscriberState())
+    let state = LockedValue(SubscriberState())
 
     /// - Parameters:
     ///   - index: The subscriber's number; it starts on node `index % context.serverCount` and, when that node is

@@ -1,15 +1,15 @@
 import GoalClient
+import GoalLocking
 import GoalModel
 import GoalTransport
 import GoalWire
 import NIOCore
-import Synchronization
 
 /// One writer connection (`stream: acks`): keeps up to `window` mutations in flight, paced to its share of the
 /// target rate (or flat out), and counts every answer.
 ///
 /// Threading: events and sends happen on the connection's event loop (a repeating 10 ms tick refills the rate
-/// credit there); the state lives in a `Mutex` so the runner can start, stop and read it from its task. Lifetime:
+/// credit there); the state lives in a `LockedValue` so the runner can start, stop and read it from its task. Lifetime:
 /// held by the runner for the whole run; reconnects (same instance, new seqs) while the run is going.
 final class LoadWriter: Sendable {
     let index: Int
@@ -23,8 +23,8 @@ final class LoadWriter: Sendable {
     private let sendTimes: SendTimes?
     /// The fraction of a unit of send credit the measured phase starts with (`SendCredit.start(phase:)`).
     private let phase: Double
-    let state: Mutex<WriterState>
-    private let tick = Mutex<RepeatedTask?>(nil)
+    let state: LockedValue<WriterState>
+    private let tick = LockedValue<RepeatedTask?>(nil)
 
     init(
         index: Int,
@@ -47,7 +47,7 @@ final class LoadWriter: Sendable {
         self.rate = rate
         self.sendTimes = sendTimes
         self.phase = phase
-        self.state = Mutex(
+        self.state = LockedValue(
             WriterState(
                 source: source,
                 credit: SendCredit(

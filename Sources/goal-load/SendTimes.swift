@@ -1,12 +1,13 @@
+import GoalLocking
 import Synchronization
 
 /// When each of one writer's mutations was sent, by seq, on `MonotonicClock`, and the node it sends to now.
 ///
-/// Threading: the writer stores from its connection's event loop; subscribers read from theirs. A `Mutex` guards
+/// Threading: the writer stores from its connection's event loop; subscribers read from theirs. A `LockedValue` guards
 /// the table (tiny critical sections: one array store or load), an atomic the node. Lifetime: one per writer, for
 /// the whole run.
 final class SendTimes: Sendable {
-    private let times = Mutex<[UInt64]>([0])
+    private let times = LockedValue<[UInt64]>([0])
     private let node: Atomic<Int>
 
     /// - Parameter server: The node (index into the run's URLs) the writer starts on.

@@ -1,5 +1,6 @@
 import Foundation
 import GoalClient
+import GoalLocking
 import GoalModel
 import GoalTestSlots
 import GoalTransport

@@ -1,17 +1,17 @@
 public import Foundation
+import GoalLocking
 public import GoalModel
-import Synchronization
 
 /// A `ClientStateStore` in memory: what a process-restart test shares between two `GoalClient`s (the second one
 /// restores the first one's instance, seq, outbox and replica). Nothing survives the process.
 ///
-/// Threading: thread-safe (`Mutex`). Lifetime: as long as the object.
+/// Threading: thread-safe (`LockedValue`). Lifetime: as long as the object.
 public final class InMemoryClientStateStore: ClientStateStore {
-    private let saved: Mutex<SavedClientState>
+    private let saved: LockedValue<SavedClientState>
 
     /// - Parameter state: The initial contents (a fresh random instance by default).
     public init(_ state: SavedClientState = SavedClientState(instance: .random())) {
-        saved = Mutex(state)
+        saved = LockedValue(state)
     }
 
     /// The contents now (for tests).

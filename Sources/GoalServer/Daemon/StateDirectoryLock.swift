@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import GoalLocking
 
 #if canImport(Glibc)
 import Glibc
@@ -14,11 +14,11 @@ import Darwin
 ///
 /// The lock file records the holder's process id. The lock is released by `release()`, when the object is
 /// deinitialized, or when the process exits (the kernel drops it even after a crash). Immutable apart from the
-/// descriptor, which a `Mutex` guards, so the class is `Sendable`.
+/// descriptor, which a `LockedValue` guards, so the class is `Sendable`.
 public final class StateDirectoryLock: Sendable {
     /// The lock file.
     public let path: String
-    private let descriptor: Mutex<Int32>
+    private let descriptor: LockedValue<Int32>
 
     /// Takes the lock without waiting.
     /// - Parameter directory: The state directory (it must exist).
@@ -41,7 +41,7 @@ public final class StateDirectoryLock: Sendable {
 
     private init(path: String, descriptor: Int32) {
         self.path = path
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = LockedValue(descriptor)
     }
 
     /// Releases the lock now (idempotent).

@@ -1,11 +1,11 @@
-import Synchronization
+import GoalLocking
 
-/// Resumes a continuation at most once, from whichever callback comes first. Thread-safe (`Mutex`).
+/// Resumes a continuation at most once, from whichever callback comes first. Thread-safe (`LockedValue`).
 final class OnceBox<Value: Sendable, Failure: Error>: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Value, Failure>?>
+    private let continuation: LockedValue<CheckedContinuation<Value, Failure>?>
 
     init(_ continuation: CheckedContinuation<Value, Failure>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = LockedValue(continuation)
     }
 
     /// Resumes with `result` unless already resumed. - Returns: true when this call resumed it.

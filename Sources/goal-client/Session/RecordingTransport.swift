@@ -1,14 +1,14 @@
 import GoalClient
-import Synchronization
+import GoalLocking
 
 /// A `Transport` that passes everything through (to whichever server the client picks) and remembers the last
 /// failure or close, so a command can say precisely why it could not connect (the client's status only says that it
 /// is retrying).
 ///
-/// Thread-safe: the last event lives in a `Mutex`.
+/// Thread-safe: the last event lives in a `LockedValue`.
 final class RecordingTransport: Transport {
     private let base: any Transport
-    private let last = Mutex<TransportEvent?>(nil)
+    private let last = LockedValue<TransportEvent?>(nil)
 
     init(_ base: any Transport) {
         self.base = base

@@ -1,7 +1,7 @@
 import Foundation
 import GoalCommandLine
+import GoalLocking
 import Logging
-import Synchronization
 
 /// A swift-log handler writing one JSON object per line (`--log-format json`): `time` (ISO 8601, UTC, ms),
 /// `level`, `label`, `message`, `source`, and every metadata key (nested values flattened to strings), plus
@@ -52,9 +52,9 @@ struct JSONLogHandler: LogHandler {
 
 /// Where JSON log lines go; one lock keeps lines whole when several threads log at once.
 final class JSONLogSink: Sendable {
-    private let write: Mutex<@Sendable (String) -> Void>
+    private let write: LockedValue<@Sendable (String) -> Void>
 
-    init(_ write: @escaping @Sendable (String) -> Void) { self.write = Mutex(write) }
+    init(_ write: @escaping @Sendable (String) -> Void) { self.write = LockedValue(write) }
 
     static let standardError = JSONLogSink { line in
         StandardStreams.error(line)
