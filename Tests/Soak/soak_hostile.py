@@ -489,14 +489,6 @@ def make_schedule(rng, seconds, nodes, only=None):
         events.append({"at": round(t, 1), "episode": name, "params": plan(rng, name, nodes),
                        "seed": rng.randrange(1 << 62)})
         t += rng.uniform(2, 9)
-    if nodes > 1 and not only:
-        # Every several-node run kills a node and restarts PostgreSQL at least once (issue 34 point 3): a drawn slot
-        # of another kind takes the missing one, so the spacing between episodes stays as drawn.
-        others = [i for i, event in enumerate(events) if event["episode"] not in MULTI_NODE_ONLY]
-        for name in sorted(MULTI_NODE_ONLY):
-            if others and not any(event["episode"] == name for event in events):
-                slot = others.pop(rng.randrange(len(others)))
-                events[slot].update(episode=name, params=plan(rng, name, nodes))
     rates, t = [], 0.0
     while t < seconds:
         rates.append({"at": round(t, 1), "rate": rng.choice([20, 40, 70, 110])})
