@@ -140,7 +140,20 @@ class League:
             return list(self.big_matches) if big_only else list(self.matches)
 
 
-class Writer(threading.Thread):
+class ClientThread(threading.Thread):
+    """A harness client on its own thread: `_run` does the work; an exception there is a harness bug, reported
+    (never silent) and its connection aborted. Subclasses set `self.h` (the harness) and `self.client`."""
+
+    def run(self):
+        try:
+            self._run()
+        except Exception as error:  # a harness bug: reported, never silent
+            self.h.harness_error(self.name, error)
+            if self.client is not None:
+                self.client.abort()
+
+
+class Writer(ClientThread):
     """Paced mutations on one `stream:"acks"` session, with an outbox that survives reconnects."""
 
     WINDOW = 31
@@ -294,14 +307,6 @@ class Writer(threading.Thread):
 
     # -- the loop ------------------------------------------------------------------------------------------------
 
-    def run(self):
-        try:
-            self._run()
-        except Exception as error:  # a harness bug: reported, never silent
-            self.h.harness_error(self.name, error)
-            if self.client is not None:
-                self.client.abort()
-
     def _run(self):
         next_send = time.monotonic()
         backoff = 0.1
@@ -401,7 +406,7 @@ class Writer(threading.Thread):
             self.client = None
 
 
-class Reader(threading.Thread):
+class Reader(ClientThread):
     """A `stream:"all"` session that follows revisions; healthy, or told to stall at some point."""
 
     def __init__(self, harness, name, token, seed, protocol=1, verify=False, audit=False, healthy=True,
@@ -511,14 +516,6 @@ class Reader(threading.Thread):
             self.stall_outcome = f"closed after {time.monotonic() - began:.1f} s"
             raise WSClosed(None, "closed by the harness after a stall")
         self.stall_outcome = "resumed reading"
-
-    def run(self):
-        try:
-            self._run()
-        except Exception as error:  # a harness bug: reported, never silent
-            self.h.harness_error(self.name, error)
-            if self.client is not None:
-                self.client.abort()
 
     def _run(self):
         backoff = 0.2
