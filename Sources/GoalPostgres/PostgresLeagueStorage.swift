@@ -31,6 +31,8 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     let presence = PostgresPresenceBus()
     var eventLoop: any EventLoop { group.next() }
     private let watcher = NIOLockedValueBox<PostgresHeadWatcher?>(nil)
+    /// This node's id, once claimed (`claimNode`).
+    let nodeClaim: PostgresNodeClaim
 
     /// Connects, creates or upgrades the schema, and checks that the league row is readable.
     /// - Parameters:
@@ -50,6 +52,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         let loop = group.next()
         writer = PostgresLink(name: "writer", configuration: configuration, eventLoop: loop, logger: logger)
         reader = PostgresLink(name: "reader", configuration: configuration, eventLoop: loop, logger: logger)
+        nodeClaim = PostgresNodeClaim(configuration: configuration, eventLoop: loop, logger: logger)
         do {
             try writer.withConnection("open") { connection in
                 try PostgresSchema.migrate(connection, epoch: .random())
@@ -137,6 +140,13 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         shutDown()
     }
 
+    public func claimNode(_ nodeID: String, holder: String) async throws(StorageError) {
+        try await nodeClaim.claim(nodeID, holder: holder)
+    }
+
+    /// True while this store holds the node id it claimed (false while its connection is lost).
+    package var holdsNodeClaim: Bool { nodeClaim.isHolding }
+
     /// Closes both connections and stops the store's event loop. Idempotent.
     ///
     /// The LISTEN tasks (other nodes' commits, presence) are cancelled, but one may still be connecting or closing a
@@ -146,6 +156,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     private func shutDown() {
         var tasks = presence.stopNow()
         if let listening = watcher.withLockedValue({ $0 })?.stop() { tasks.append(listening) }
+        if let claiming = nodeClaim.stop() { tasks.append(claiming) }
         writer.close()
         reader.close()
         let group = self.group

@@ -133,6 +133,20 @@ enum PostgresSchema {
         ("v4-append-function", [PostgresAppendFunction.createChanges, PostgresAppendFunction.create]),
         // The batch in its notification, so the other nodes need not read it (`PostgresHeadNotice`).
         ("v5-append-notice", [PostgresAppendFunction.createWithNotice]),
+        (
+            "v6-node-claims",
+            [
+                // Who holds each node id (`PostgresNodeClaim`): the advisory lock says whether it is held; this row,
+                // written by the holder, only names it for a node that is refused.
+                """
+                CREATE TABLE IF NOT EXISTS goald_nodes (
+                    node_id TEXT PRIMARY KEY,
+                    holder TEXT NOT NULL,
+                    claimed_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )
+                """
+            ]
+        ),
     ]
 
     /// The channel a committing transaction notifies with its new version (delivered at commit).

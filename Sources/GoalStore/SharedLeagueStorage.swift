@@ -35,6 +35,15 @@ public protocol SharedLeagueStorage: LeagueStorage {
     /// a committed batch (this process's own writes included; the batch itself when the notification carried it),
     /// or nil after every (re)connection of the watching connection. Best effort: callers also poll.
     func watchHead(_ wake: @escaping @Sendable (HeadNotice?) -> Void)
+
+    /// Takes `nodeID` for this process while the store stays open, so that two live nodes never share one id
+    /// (presence member ids and logs carry it). A holder that just died (SIGKILL, a crash) is waited for a
+    /// moment, since the database only notices its end once its connection closes. After a lost connection the
+    /// claim is taken again on its own.
+    /// - Parameter holder: This process, for the error another claimant gets (host, pid, port, state directory).
+    /// - Throws: `StorageError.nodeIDTaken` naming both processes when another live node holds `nodeID`;
+    ///   `StorageError.unavailable` when the database cannot be reached.
+    func claimNode(_ nodeID: String, holder: String) async throws(StorageError)
 }
 
 /// Where a shared store stands: its head revision and its version (`StoreVersion`). Value type, `Sendable`.

@@ -29,6 +29,7 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case closed
         case unavailable
         case databaseServer = "database_server"
+        case nodeIDTaken = "node_id_taken"
     }
 
     private enum Kind: Hashable, Sendable {
@@ -54,6 +55,7 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case closed(call: String)
         case unavailable(operation: String, detail: String)
         case databaseServer(operation: String, detail: String)
+        case nodeIDTaken(nodeID: String, holder: String, claimant: String)
     }
 
     private let kind: Kind
@@ -129,6 +131,12 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         StorageError(.databaseServer(operation: operation, detail: detail))
     }
 
+    /// Another live goald on the same shared store already runs under this node id (`SharedLeagueStorage.claimNode`).
+    /// `holder` and `claimant` describe the two processes (host, pid, port, state directory).
+    public static func nodeIDTaken(_ nodeID: String, holder: String, claimant: String) -> StorageError {
+        StorageError(.nodeIDTaken(nodeID: nodeID, holder: holder, claimant: claimant))
+    }
+
     /// True when retrying later may succeed (`unavailable`).
     public var isTransient: Bool { code == .unavailable }
 
@@ -156,6 +164,7 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .closed: .closed
         case .unavailable: .unavailable
         case .databaseServer: .databaseServer
+        case .nodeIDTaken: .nodeIDTaken
         }
     }
 
@@ -212,6 +221,11 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "server runs and accepts connections"
         case .databaseServer(let operation, let detail):
             "the database server failed during \(operation): \(detail)"
+        case .nodeIDTaken(let nodeID, let holder, let claimant):
+            "node id \"\(nodeID)\" is already held by a live goald on this store (\(holder)); this goald "
+                + "(\(claimant)) cannot use it too: presence and logs would mix the two nodes. Give it another "
+                + "nodeId (--set nodeId=NAME or GOALD_NODE_ID), or leave nodeId unset for the one kept in its state "
+                + "directory"
         }
     }
 }

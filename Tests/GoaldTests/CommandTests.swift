@@ -243,7 +243,7 @@ struct CommandTests {
         let configuration = ServerConfiguration(host: "0.0.0.0", stateDirectory: "/var/lib/goald")
         var banner = ServeBanner(
             configuration: configuration,
-            addresses: DaemonAddresses(host: "0.0.0.0", port: 7443, metricsPort: nil),
+            addresses: DaemonAddresses(host: "0.0.0.0", port: 7443, metricsPort: nil, nodeID: "vm-1a2b3c"),
             fingerprint: String(repeating: "ab", count: 32),
             authorityCertificatePath: "/var/lib/goald/tls/ca.pem",
             firstAdminToken: "SECRET",
@@ -252,6 +252,7 @@ struct CommandTests {
         var text = banner.lines.joined(separator: "\n")
         #expect(text.contains("goald is listening on wss://127.0.0.1:7443/v1/stream"))
         #expect(text.contains("CA certificate:   /var/lib/goald/tls/ca.pem"))
+        #expect(text.contains("  node id:          vm-1a2b3c"))
         #expect(text.contains("TLS fingerprint:  " + String(repeating: "ab", count: 32)))
         #expect(
             text.contains(

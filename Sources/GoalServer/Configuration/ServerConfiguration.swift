@@ -31,9 +31,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maintenanceIntervalSeconds: Int
     /// Event-loop threads; 0 means one per core.
     public var eventLoopThreads: Int
-    /// This node's name in `/healthz`, metrics and logs, for operators running several goald on one store
-    /// (default: the host name).
-    public var nodeID: String
+    /// This node's name in `/healthz`, `welcome`, presence ids, metrics and logs; unique among the live goald on one
+    /// shared store (the daemon claims it there and refuses to start when another live node holds it). nil (the
+    /// default): the id kept in the state directory (`NodeIdentity`), made on first start.
+    public var nodeID: String?
     /// The role of an HTTP API request without `Authorization` (`http.anonymousRole`); nil (the default) answers
     /// such a request 401. For clients that cannot send a header (SwiftGoal has only a base URL setting); anyone
     /// who reaches the port then has this role, so only on a trusted network (docs/HTTP.md §Auth).
@@ -54,7 +55,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         clientRecords: ClientRecordPolicy = .default,
         maintenanceIntervalSeconds: Int = 60,
         eventLoopThreads: Int = 0,
-        nodeID: String = ServerConfiguration.defaultNodeID,
+        nodeID: String? = nil,
         httpAnonymousRole: Role? = nil,
         permessageDeflate: Bool = true
     ) {
@@ -73,9 +74,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.nodeID = nodeID
         self.httpAnonymousRole = httpAnonymousRole
     }
-
-    /// The host name: the node's name unless `nodeID` is set.
-    public static var defaultNodeID: String { ProcessInfo.processInfo.hostName }
 
     /// The SQLite database inside the state directory.
     public var databasePath: String { stateDirectory + "/goald.sqlite" }

@@ -1,4 +1,4 @@
-/// Where a running daemon listens, once bound (port 0 resolved to the real port).
+/// Where a running daemon listens, once bound (port 0 resolved to the real port), and the node id it runs under.
 ///
 /// Value type, `Sendable`.
 public struct DaemonAddresses: Sendable, Equatable {
@@ -8,11 +8,14 @@ public struct DaemonAddresses: Sendable, Equatable {
     public var port: Int
     /// The plaintext metrics listener's port, when configured.
     public var metricsPort: Int?
+    /// The node id (`ServerConfiguration.nodeID`, or the one kept in the state directory).
+    public var nodeID: String
 
-    public init(host: String, port: Int, metricsPort: Int?) {
+    public init(host: String, port: Int, metricsPort: Int?, nodeID: String) {
         self.host = host
         self.port = port
         self.metricsPort = metricsPort
+        self.nodeID = nodeID
     }
 }
 

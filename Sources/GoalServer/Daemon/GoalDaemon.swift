@@ -111,12 +111,27 @@ public final class GoalDaemon: Service, Sendable {
     private func serve() async throws {
         let initialTLS = try makeTLSContext()
         tlsContext.withLockedValue { $0 = initialTLS }
-        let recovered = try storage.recover()
+        let recovered: DurableLeague
+        let nodeID: String
+        do {
+            recovered = try storage.recover()
+            nodeID = try NodeIdentity.resolve(
+                explicit: configuration.nodeID,
+                stateDirectory: configuration.stateDirectory
+            )
+            // Before any socket: a node whose id a live node already holds must not serve (presence ids would mix).
+            if let shared = storage as? any SharedLeagueStorage {
+                try await shared.claimNode(nodeID, holder: processDescription)
+            }
+        } catch {
+            closeStorage()
+            throw error
+        }
         let threads = configuration.eventLoopThreads > 0 ? configuration.eventLoopThreads : System.coreCount
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let threadPool = NIOThreadPool(numberOfThreads: 2)
         threadPool.start()
-        let core = makeCore(recovered: recovered, group: group, threadPool: threadPool)
+        let core = makeCore(recovered: recovered, nodeID: nodeID, group: group, threadPool: threadPool)
 
         var channels: [any Channel] = []
         do {
@@ -133,12 +148,14 @@ public final class GoalDaemon: Service, Sendable {
             let bound = DaemonAddresses(
                 host: configuration.host,
                 port: stream.localAddress?.port ?? configuration.port,
-                metricsPort: metricsPort
+                metricsPort: metricsPort,
+                nodeID: nodeID
             )
             logger.info(
                 "goald listening",
                 metadata: [
                     "goal.port": "\(bound.port)", "goal.head": "\(recovered.head)", "goal.epoch": "\(recovered.epoch)",
+                    "goal.node": "\(nodeID)",
                 ]
             )
             resolveAddresses(.success(bound))
@@ -175,13 +192,18 @@ public final class GoalDaemon: Service, Sendable {
         }
         await waitForConnectionsToClose(core, upTo: .seconds(3))
         _ = await maintenanceTask.value
+        closeStorage()
+        await release(channels: [], threadPool: threadPool, group: group)
+        if case .fatal(let message) = reason { throw DaemonError(message) }
+    }
+
+    /// Closes the store; a failure is logged (the daemon is stopping either way).
+    private func closeStorage() {
         do {
             try storage.close()
         } catch {
             logger.error("the store did not close cleanly", metadata: ["goal.error": "\(error)"])
         }
-        await release(channels: [], threadPool: threadPool, group: group)
-        if case .fatal(let message) = reason { throw DaemonError(message) }
     }
 
     /// Closes the listeners; a listener that fails to close is logged, not fatal (the process is stopping).
@@ -219,8 +241,16 @@ public final class GoalDaemon: Service, Sendable {
         }
     }
 
+    /// This process, as another node refused its node id is told: host, pid, port and state directory.
+    private var processDescription: String {
+        let port = configuration.port == 0 ? "any port" : "port \(configuration.port)"
+        return
+            "host \(ProcessInfo.processInfo.hostName), pid \(getpid()), \(port), state \(configuration.stateDirectory)"
+    }
+
     private func makeCore(
         recovered: DurableLeague,
+        nodeID: String,
         group: MultiThreadedEventLoopGroup,
         threadPool: NIOThreadPool
     ) -> ServerCore {
@@ -273,7 +303,7 @@ public final class GoalDaemon: Service, Sendable {
             metrics: metrics,
             limits: configuration.limits,
             epoch: recovered.epoch.rawValue,
-            nodeID: configuration.nodeID,
+            nodeID: nodeID,
             storeHead: recovered.head,
             threadPool: threadPool,
             logger: logger,

@@ -111,7 +111,9 @@ public final class TestDaemon: Sendable {
             stateDirectory: NSTemporaryDirectory(),
             limits: limits,
             maintenanceIntervalSeconds: 3_600,
-            eventLoopThreads: 2
+            eventLoopThreads: 2,
+            // Its own id: the shared temporary directory must not get a node-id file every test daemon would share.
+            nodeID: "test-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         )
         configure(&configuration)
         let certificates = TestCertificates.shared

@@ -32,7 +32,32 @@ public final class TestSession: Sendable {
         presence: PresenceSubscription = .none,
         protocolVersion: Int = 1
     ) async throws -> TestSession {
-        let client = try await TestWebSocketClient.connect(try connector ?? daemon.connector())
+        try await open(
+            connector: try connector ?? daemon.connector(),
+            token: token,
+            instance: instance,
+            since: since,
+            epoch: epoch,
+            digest: digest,
+            stream: stream,
+            presence: presence,
+            protocolVersion: protocolVersion
+        )
+    }
+
+    /// As `open(_:token:…)`, to any server `connector` reaches (a goald process).
+    public static func open(
+        connector: TestTLSConnector,
+        token: String,
+        instance: ClientInstanceID = .random(),
+        since: Revision? = nil,
+        epoch: String? = nil,
+        digest: Digest? = nil,
+        stream: ClientMessage.StreamSelection = .all,
+        presence: PresenceSubscription = .none,
+        protocolVersion: Int = 1
+    ) async throws -> TestSession {
+        let client = try await TestWebSocketClient.connect(connector)
         let hello = ClientMessage.hello(
             .init(
                 protocolVersion: protocolVersion,

@@ -18,6 +18,7 @@ struct ServeBanner: Sendable {
         var lines = [
             "goald is listening on \(url)/v1/stream",
             "  state directory:  \(configuration.stateDirectory)",
+            "  node id:          \(addresses.nodeID)",
         ]
         if let externalStore {
             lines.append("  store:            \(externalStore)")

@@ -129,11 +129,10 @@ struct EffectiveConfiguration: Sendable {
             }
         }
 
-        private mutating func nodeID() -> String {
-            guard let text = text("nodeId") else { return ServerConfiguration.defaultNodeID }
-            if text.isEmpty || text.count > 128 || text.contains(where: { $0.isNewline }) {
-                problem("nodeId", "must be 1–128 characters on one line")
-            }
+        /// `nodeId`, checked; nil when unset (the daemon then uses the id kept in its state directory).
+        private mutating func nodeID() -> String? {
+            guard let text = text("nodeId") else { return nil }
+            if let problem = NodeIdentity.problem(with: text) { self.problem("nodeId", problem) }
             return text
         }
 

@@ -254,8 +254,9 @@ enum GoaldSettings {
             key: "nodeId",
             kind: .string,
             defaultValue: nil,
-            help: "This node's name in /healthz, metrics and logs, for several goald on one store (default: the host "
-                + "name)."
+            help: "This node's name in /healthz, welcome, presence, metrics and logs; unique among the goald on one "
+                + "store (a second node with a live node's id is refused). Default: the id kept in the state "
+                + "directory's node-id file, made on first start as <host name>-<6 hex digits>."
         ),
         Setting(
             key: "maintenanceIntervalSeconds",
