@@ -41,7 +41,10 @@ struct BrowserTests {
         let directory = try TestCertificates.makeTemporaryDirectory(prefix: "goald-browser-db")
         defer { try? FileManager.default.removeItem(atPath: directory) }  // a leftover temp dir harms no one
         let path = directory + "/league.sqlite"
-        var daemon = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
+        // A reserved port: the page reconnects to this address, and no other test may listen on it meanwhile.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        var daemon = try await TestDaemon.start(databaseAt: path, on: reservation)
         do {
             try await withBrowsers("liveLeagueAcrossRestart") { run in
                 let client = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
@@ -93,7 +96,7 @@ struct BrowserTests {
                 try await page.session.click("#matches li[data-key='\(matchID)'] button.adjust.home.plus")
                 try await page.waitFor("the + marked pending") { $0.pending == 1 && $0.matches == ["Alice 2 : 2 Bob"] }
                 await run.screenshot(page, "daemon-down")
-                daemon = try await TestDaemon.restart(databaseAt: path, onPort: daemon.port)
+                daemon = try await TestDaemon.start(databaseAt: path, on: reservation)
                 let resumed = try await page.waitFor("the page live again, its + applied") {
                     $0.phase == "live" && $0.sessions == 2 && $0.pending == 0 && $0.matches == ["Alice 3 : 2 Bob"]
                 }

@@ -100,10 +100,13 @@ struct LiveUIDailyUseTests {
             try await tmux.start("hold", command: "cat")
             let directory = try TestCertificates.makeTemporaryDirectory(prefix: "goal-ui-restart")
             let path = directory + "/league.sqlite"
-            let first = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
+            // A reserved port: goal-client reconnects to this address, and no other test may listen on it meanwhile.
+            let reservation = try PortReservation()
+            defer { withExtendedLifetime(reservation) {} }
+            let first = try await TestDaemon.start(databaseAt: path, on: reservation)
             let second = RestartedDaemon()
             do {
-                try await stopAndRestart(first, path: path, tmux: tmux, into: second)
+                try await stopAndRestart(first, on: reservation, path: path, tmux: tmux, into: second)
                 await second.daemon?.stop()
             } catch {
                 await first.stop()
@@ -117,13 +120,13 @@ struct LiveUIDailyUseTests {
     /// also when this throws).
     private func stopAndRestart(
         _ first: TestDaemon,
+        on reservation: PortReservation,
         path: String,
         tmux: Tmux,
         into second: RestartedDaemon
     )
         async throws
     {
-        let port = first.port
         let editor = try ClientEnvironment.make(first, token: first.tokens.editor)
         for name in ["Alice", "Bob"] {
             #expect(try await editor.run(["players", "add", name]).status == 0)
@@ -168,7 +171,7 @@ struct LiveUIDailyUseTests {
         // resume, however busy the machine).
         let long = try await tmux.waitFor("a", within: 60) { (Self.countdown($0) ?? 0) >= 10 }
         #expect(long.held, "\(long.screen)")
-        second.daemon = try await TestDaemon.restart(databaseAt: path, onPort: port)
+        second.daemon = try await TestDaemon.start(databaseAt: path, on: reservation)
         let left = Self.countdown(try await tmux.screen("a")) ?? 0
         try await tmux.send("a", "r")
         let live = try await tmux.waitFor("a", within: max(Double(left) - 1, 1)) { $0.contains("[LIVE]") }

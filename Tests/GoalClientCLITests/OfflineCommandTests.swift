@@ -5,10 +5,6 @@ import GoalTestSlots
 import GoalTestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// goal-client's persisted state (issue 16, point 5): one client instance across scripted runs, the saved league
 /// shown when the server is down, edits queued while it is down and sent once by the next run.
 @Suite("goal-client offline: saved league, queued edits, one client instance", .serialized, .slotted)
@@ -82,57 +78,38 @@ struct OfflineCommandTests {
 }
 
 /// A daemon over a SQLite file that a test can stop and start again on the same port, with Alice, Bob and one
-/// match (r3) added through goal-client (so its saved league is at r3).
+/// match (r3) added through goal-client (so its saved league is at r3). The port is reserved (`PortReservation`):
+/// while the daemon is stopped it refuses connections, since no other test's daemon can be given it.
 final class OfflineLeague: @unchecked Sendable {
     // @unchecked Sendable: used by one test task at a time (serialized suite); `daemon` changes only in
     // `stop`/`restart`, which the test awaits.
     let path: String
-    let port: Int
+    let reservation: PortReservation
     let client: ClientEnvironment
     let match: String
     private(set) var daemon: TestDaemon
     private(set) var running = true
 
-    init(path: String, daemon: TestDaemon, client: ClientEnvironment, match: String) {
+    init(path: String, reservation: PortReservation, daemon: TestDaemon, client: ClientEnvironment, match: String) {
         self.path = path
-        self.port = daemon.port
+        self.reservation = reservation
         self.daemon = daemon
         self.client = client
         self.match = match
     }
 
-    /// Stops the daemon and waits (at most 10 s) until its port refuses connections, as a port does once goald has
-    /// exited: the in-process daemon's listening socket may outlive `stop()` a moment, and a connection it takes
-    /// then ends mid-handshake (a TLS failure, not "cannot reach").
+    var port: Int { reservation.port }
+
+    /// Stops the daemon. Its port refuses connections as soon as this returns: `stop()` returns after the
+    /// listening socket is closed, and child processes inherit no descriptor of this process (`ChildProcess`).
     func stop() async {
         guard running else { return }
         running = false
         await daemon.stop()
-        let deadline = Date().addingTimeInterval(10)
-        while Self.accepts(port: port), Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(20))  // a cancelled sleep only shortens the wait
-        }
-    }
-
-    /// True when a TCP connection to 127.0.0.1:`port` is accepted.
-    static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0
     }
 
     func restart() async throws {
-        daemon = try await TestDaemon.restart(databaseAt: path, onPort: port)
+        daemon = try await TestDaemon.start(databaseAt: path, on: reservation)
         running = true
     }
 }
@@ -141,7 +118,8 @@ func withOfflineLeague(_ body: (OfflineLeague) async throws -> Void) async throw
     let directory = try TestCertificates.makeTemporaryDirectory(prefix: "goal-offline")
     defer { try? FileManager.default.removeItem(atPath: directory) }  // best effort: a temporary directory
     let path = directory + "/league.sqlite"
-    let daemon = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
+    let reservation = try PortReservation()
+    let daemon = try await TestDaemon.start(databaseAt: path, on: reservation)
     let league: OfflineLeague
     do {
         let client = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
@@ -152,7 +130,13 @@ func withOfflineLeague(_ body: (OfflineLeague) async throws -> Void) async throw
         let added = try await client.run(["matches", "add", "--home", "Alice", "--away", "Bob", "--json"])
         #expect(added.status == 0, "\(added.stderr)")
         let match = try #require(try jsonObject(added.stdout)["match_id"] as? String)
-        league = OfflineLeague(path: path, daemon: daemon, client: client, match: String(match.prefix(8)))
+        league = OfflineLeague(
+            path: path,
+            reservation: reservation,
+            daemon: daemon,
+            client: client,
+            match: String(match.prefix(8))
+        )
     } catch {
         await daemon.stop()
         throw error

@@ -24,7 +24,10 @@ struct TailResumeTests {
         defer { try? FileManager.default.removeItem(at: directory) }  // best effort: a leftover temp dir harms nothing
         let path = directory.appendingPathComponent("league.sqlite").path
 
-        let first = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
+        // A reserved port: tail reconnects to this address, and no other test may listen on it meanwhile.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let first = try await TestDaemon.start(databaseAt: path, on: reservation)
         let port = first.port
         let lines = Mutex<[String]>([])
         let transport = try WebSocketTransport(
@@ -57,7 +60,7 @@ struct TailResumeTests {
             try await pollUntil("r1 and r2 before the restart") { revisions() == [1, 2] }
 
             await first.stop()
-            second = try await TestDaemon.restart(databaseAt: path, onPort: port)
+            second = try await TestDaemon.start(databaseAt: path, on: reservation)
             try await addPlayer("Cy", to: second!)
             try await pollUntil("r3 after the restart") { revisions() == [1, 2, 3] }
             follower.stop()
@@ -75,7 +78,9 @@ struct TailResumeTests {
 
     @Test("tail resumed against another database (another epoch) takes a snapshot instead of splicing its history")
     func anotherEpochBringsASnapshot() async throws {
-        let first = try await TestDaemon.start()
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let first = try await TestDaemon.start(on: reservation)
         let port = first.port
         let lines = Mutex<[String]>([])
         let follower = TailFollower(
@@ -102,7 +107,7 @@ struct TailResumeTests {
             await first.stop()
 
             // Another database (a fresh epoch) with three commits of its own, on the same address.
-            second = try await TestDaemon.restart(onPort: port) { try await TestDaemon.start(configure: $0) }
+            second = try await TestDaemon.start(on: reservation)
             for name in ["Xu", "Yo", "Zed"] { try await addPlayer(name, to: second!) }
             try await pollUntil("what tail prints after the switch") { objects().count >= 3 }
             let third = objects()[2]

@@ -62,9 +62,15 @@ struct LiveFailoverTests {
         return try answer.withLock { $0! }.get()
     }
 
-    /// Starts a node over `database` named `node`.
-    static func startNode(_ database: PostgresStoreConfiguration, node: String) async throws -> TestDaemon {
-        try await TestDaemon.start(storage: try PostgresLeagueStorage(configuration: database)) { $0.nodeID = node }
+    /// Starts a node over `database` named `node`, on `port` when given.
+    static func startNode(
+        _ database: PostgresStoreConfiguration,
+        node: String,
+        on port: PortReservation? = nil
+    ) async throws -> TestDaemon {
+        let storage = try PostgresLeagueStorage(configuration: database)
+        guard let port else { return try await TestDaemon.start(storage: storage) { $0.nodeID = node } }
+        return try await TestDaemon.start(on: port, storage: storage) { $0.nodeID = node }
     }
 
     @Test(
@@ -73,7 +79,11 @@ struct LiveFailoverTests {
     func aLostConnectionMovesToTheNextNode() async throws {
         let database = try PostgresTestServer.makeDatabase()
         defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
-        let nodeA = try await Self.startNode(database, node: "node-a")
+        // Node A's port is reserved for the whole test: the client dials it again after A stopped, and must be
+        // refused there, not welcomed by another test's daemon (same test CA, same token secrets) given the port.
+        let portA = try PortReservation()
+        defer { withExtendedLifetime(portA) {} }
+        let nodeA = try await Self.startNode(database, node: "node-a", on: portA)
         var nodeB: TestDaemon?
         let transport = try NodeListTransport(ports: [nodeA.port, nil])
         let client = Self.client(transport, token: nodeA.tokens.editor, instance: "failover-lost")
@@ -143,7 +153,11 @@ struct LiveFailoverTests {
     func aFailedConnectMovesToTheNextNode() async throws {
         let database = try PostgresTestServer.makeDatabase()
         defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
-        let nodeA = try await Self.startNode(database, node: "node-a")
+        // Node A's port is reserved for the whole test: the client dials it again after A stopped, and must be
+        // refused there, not welcomed by another test's daemon (same test CA, same token secrets) given the port.
+        let portA = try PortReservation()
+        defer { withExtendedLifetime(portA) {} }
+        let nodeA = try await Self.startNode(database, node: "node-a", on: portA)
         var nodeB: TestDaemon?
         let transport = try NodeListTransport(ports: [nodeA.port, nil])
         let client = Self.client(transport, token: nodeA.tokens.editor, instance: "failover-down")

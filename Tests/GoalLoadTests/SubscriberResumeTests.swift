@@ -24,7 +24,10 @@ struct SubscriberResumeTests {
         defer { try? FileManager.default.removeItem(at: directory) }  // best effort: a leftover temp dir harms nothing
         let path = directory.appendingPathComponent("league.sqlite").path
 
-        let first = try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path))
+        // A reserved port: the subscribers reconnect to this address, and no other test may listen on it meanwhile.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let first = try await TestDaemon.start(databaseAt: path, on: reservation)
         let port = first.port
         let endpoint = try ServerEndpoint(parsing: "wss://127.0.0.1:\(port)")
         let context = LoadContext(
@@ -63,7 +66,7 @@ struct SubscriberResumeTests {
             let digest = lean.snapshot().digest
 
             await first.stop()
-            second = try await TestDaemon.restart(databaseAt: path, onPort: port)
+            second = try await TestDaemon.start(databaseAt: path, on: reservation)
             try await addPlayer("Cy", to: second!)
             try await pollUntil("r3 at both subscribers", detail: describe) { all { $0.revision == 3 } }
             for subscriber in subscribers {

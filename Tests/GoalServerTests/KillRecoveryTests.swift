@@ -25,23 +25,6 @@ struct GoaldProcess: Sendable {
         return directory.appendingPathComponent("goald")
     }
 
-    /// A port that was free a moment ago.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else { throw WaitTimeout() }
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// Starts goald; with a `log` path, its output goes there at level notice (else nowhere, at level error).
     static func start(
         stateDirectory: String,
@@ -171,7 +154,10 @@ struct KillRecoveryTests {
     func killAtRandomInstants() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: GoaldProcess.executable.path), "build goald first")
         let state = try TestCertificates.makeTemporaryDirectory()
-        let port = try GoaldProcess.freePort()
+        // A reserved port: goald is started on it 21 times, and no other test may bind it in between.
+        let reservation = try PortReservation()
+        defer { withExtendedLifetime(reservation) {} }
+        let port = reservation.port
         var writers = (0..<10).map { RestartingWriter(index: $0) }
         var generator = SystemRandomNumberGenerator()
         for round in 0..<20 {

@@ -112,13 +112,16 @@ struct MultiNodeKillTests {
     }
 }
 
-/// goald processes on one database, each with its own state directory (TLS material) and port, which it keeps
-/// across restarts unless another process took it meanwhile. Threading: `Sendable`, lock-protected.
+/// goald processes on one database, each with its own state directory (TLS material) and reserved port, which it
+/// keeps across restarts (`PortReservation`: no other test can bind it while the node is down). Threading:
+/// `Sendable`, lock-protected.
 private final class Cluster: Sendable {
     private struct Node {
         let state: String
-        var port: Int
+        let reservation: PortReservation
         var process: GoaldProcess?
+
+        var port: Int { reservation.port }
     }
 
     private let nodes: NIOLockedValueBox<[Node]>
@@ -127,7 +130,7 @@ private final class Cluster: Sendable {
     init(nodes count: Int, environment: [String: String]) throws {
         var nodes: [Node] = []
         for _ in 0..<count {
-            nodes.append(Node(state: try TestCertificates.makeTemporaryDirectory(), port: try GoaldProcess.freePort()))
+            nodes.append(Node(state: try TestCertificates.makeTemporaryDirectory(), reservation: try PortReservation()))
         }
         self.nodes = NIOLockedValueBox(nodes)
         self.environment = environment
@@ -137,50 +140,44 @@ private final class Cluster: Sendable {
         for index in 0..<nodes.withLockedValue({ $0.count }) { try await start(index) }
     }
 
-    /// Starts node `index` and returns once it answers `/healthz`. A goald that exits at once found its port taken:
-    /// while it was down, a parallel test's outgoing connection can get that port as its local one (the kernel hands
-    /// out ephemeral ports from the same range), so the node moves to a fresh port, up to three times.
+    /// Starts node `index` on its port and returns once it answers `/healthz`.
     func start(_ index: Int) async throws {
         var environment = self.environment
         environment["GOALD_NODE_ID"] = "node-\(index)"
-        for _ in 1...3 {
-            let node = nodes.withLockedValue { $0[index] }
-            let process = try GoaldProcess.start(
-                stateDirectory: node.state,
-                port: node.port,
-                environment: environment,
-                log: node.state + "/goald.log"
-            )
-            if try await listens(process, index: index) {
-                nodes.withLockedValue { $0[index].process = process }
-                return
-            }
-            let port = try GoaldProcess.freePort()
-            nodes.withLockedValue { $0[index].port = port }
-        }
-        throw WaitTimeout()
+        let node = nodes.withLockedValue { $0[index] }
+        let process = try GoaldProcess.start(
+            stateDirectory: node.state,
+            port: node.port,
+            environment: environment,
+            log: node.state + "/goald.log"
+        )
+        try await waitUntilListening(process, index: index)
+        nodes.withLockedValue { $0[index].process = process }
     }
 
-    /// True once node `index` answers `/healthz`; false when its process ended first. Gives up after 60 s (a full
-    /// parallel suite on two cores has kept a restart from answering within 20 s), recording the end of the node's
-    /// log.
-    private func listens(_ process: GoaldProcess, index: Int) async throws -> Bool {
+    /// Returns once node `index` answers `/healthz`. Fails, recording the end of the node's log, when its process
+    /// ends first or after 60 s (a full parallel suite on two cores has kept a restart from answering within 20 s).
+    private func waitUntilListening(_ process: GoaldProcess, index: Int) async throws {
         let state = nodes.withLockedValue { $0[index].state }
         let deadline = ContinuousClock.now + .seconds(60)
+        var problem = "did not answer /healthz within 60 s"
         while ContinuousClock.now < deadline {
-            if process.process.poll() != nil { return false }
+            if let status = process.process.poll() {
+                problem = "exited (\(status)) before it answered /healthz"
+                break
+            }
             if FileManager.default.fileExists(atPath: state + "/tls/ca.pem"),
                 let response = try? await TestHTTPSClient.get(try connector(index), path: "/healthz"),  // not yet up
                 response.status == 200
             {
-                return true
+                return
             }
             try await Task.sleep(for: .milliseconds(25))
         }
         let log = [state + "/goald.log", state + "/goald.log.err"]
             .compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }  // a log not written is none to show
             .joined(separator: "\n")
-        Issue.record("node \(index) did not answer /healthz within 60 s; its log ends:\n\(log.suffix(3_000))")
+        Issue.record("node \(index) \(problem); its log ends:\n\(log.suffix(3_000))")
         throw WaitTimeout()
     }
 

@@ -13,7 +13,10 @@ import Synchronization
 /// engine, the changeset log or the digest chain.
 ///
 /// Threading: `Sendable`; the state is behind a lock, and events are handed to the hub inside it, so every loop
-/// sees them in the order they happened. Lifetime: the daemon's; `run()` is one task, `stop()` says goodbye.
+/// sees them in the order they happened. Lifetime: the daemon's; `run()` is one task, `stop()` says goodbye, and
+/// the goodbye is the last payload this node publishes: a refresh or an event already under way is sent before
+/// it, and none after it (the other nodes would otherwise list the stopped node's members again until they time
+/// it out).
 final class PresenceRegistry: Sendable {
     private struct RemoteNode {
         var members: [String: PresenceMember] = [:]
@@ -27,6 +30,10 @@ final class PresenceRegistry: Sendable {
         var local: [String: PresenceMember] = [:]
         var remote: [String: RemoteNode] = [:]
         var generation: UInt64 = 0
+        /// Set by `stop()`: nothing more is published but the goodbye.
+        var stopped = false
+        /// Payloads decided under the lock and not yet handed to the bus (the goodbye waits for them).
+        var publishing = 0
     }
 
     let node: String
@@ -40,13 +47,23 @@ final class PresenceRegistry: Sendable {
     /// handed to the loops at all, so a connection storm costs no visit of every session per join.
     private let receivers = Atomic<Int>(0)
     private let logger: Logger
+    /// The clock that dates what is heard from other nodes and judges their silence (tests move it by hand).
+    private let now: @Sendable () -> NIODeadline
 
-    init(node: String, hub: Hub, configuration: PresenceConfiguration, bus: (any PresenceBus)?, logger: Logger) {
+    init(
+        node: String,
+        hub: Hub,
+        configuration: PresenceConfiguration,
+        bus: (any PresenceBus)?,
+        logger: Logger,
+        now: @escaping @Sendable () -> NIODeadline = { .now() }
+    ) {
         self.node = node
         self.hub = hub
         self.configuration = configuration
         self.bus = bus
         self.logger = logger
+        self.now = now
     }
 
     /// Everyone present, by name then id.
@@ -59,12 +76,15 @@ final class PresenceRegistry: Sendable {
 
     /// A session of this node joined or changed its activity.
     func set(_ member: PresenceMember) {
-        state.withLockedValue { state in
+        let publishes = state.withLockedValue { state in
             let kind: PresenceEvent.Kind = state.local[member.id] == nil ? .join : .update
             state.local[member.id] = member
             emit([PresenceEvent(kind, member)])
+            return bus != nil && Self.beginPublishing(&state)
         }
-        bus?.publishPresence(PresenceRelayMessage.event(node: node, PresenceEvent(.update, member)).encoded())
+        guard publishes, let bus else { return }
+        bus.publishPresence(PresenceRelayMessage.event(node: node, PresenceEvent(.update, member)).encoded())
+        endPublishing()
     }
 
     /// A session of this node left. Idempotent.
@@ -72,11 +92,11 @@ final class PresenceRegistry: Sendable {
         let left = state.withLockedValue { state -> PresenceMember? in
             guard let member = state.local.removeValue(forKey: id) else { return nil }
             emit([PresenceEvent(.leave, member)])
-            return member
+            return bus != nil && Self.beginPublishing(&state) ? member : nil
         }
-        if let left {
-            bus?.publishPresence(PresenceRelayMessage.event(node: node, PresenceEvent(.leave, left)).encoded())
-        }
+        guard let left, let bus else { return }
+        bus.publishPresence(PresenceRelayMessage.event(node: node, PresenceEvent(.leave, left)).encoded())
+        endPublishing()
     }
 
     /// A session that receives presence messages opened (before it reads `members()` for its `presence_state`,
@@ -105,25 +125,35 @@ final class PresenceRegistry: Sendable {
         bus.listenPresence { [self] payload in receive(payload) }
         while !Task.isCancelled {
             refresh()
-            expire(now: .now())
+            expire(now: now())
             try? await Task.sleep(for: .milliseconds(configuration.refreshMilliseconds))  // cancelled: loop ends
         }
     }
 
-    /// Says goodbye (the other nodes drop this node's members at once) and stops listening.
+    /// Says goodbye (the other nodes drop this node's members at once) and stops listening. Nothing is published
+    /// after the goodbye; what was under way when `stop()` was called (`run()`'s last refresh, which the daemon
+    /// cancels without waiting for it, or an answer to another node's sync) is published before it. That wait is
+    /// bounded (1 s): publishing never blocks, so it only waits for threads that are not scheduled.
     func stop() async {
         guard let bus else { return }
+        state.withLockedValue { $0.stopped = true }
+        let deadline = ContinuousClock.now + .seconds(1)
+        while state.withLockedValue({ $0.publishing > 0 }), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))  // cancelled: the deadline still bounds the wait
+        }
         bus.publishPresence(PresenceRelayMessage.bye(node: node).encoded())
         await bus.stopPresence()
     }
 
-    /// Sends this node's full list.
+    /// Sends this node's full list (nothing once stopped).
     private func refresh() {
         guard let bus else { return }
-        let (generation, members) = state.withLockedValue { state in
+        let list = state.withLockedValue { state -> (UInt64, [PresenceMember])? in
+            guard Self.beginPublishing(&state) else { return nil }
             state.generation += 1
             return (state.generation, Array(state.local.values))
         }
+        guard let (generation, members) = list else { return }
         for payload in PresenceRelayMessage.refreshPayloads(
             node: node,
             generation: generation,
@@ -132,12 +162,27 @@ final class PresenceRegistry: Sendable {
         ) {
             bus.publishPresence(payload)
         }
+        endPublishing()
+    }
+
+    /// Inside the lock: true (and counted until `endPublishing()`) when a payload may still be published.
+    private static func beginPublishing(_ state: inout State) -> Bool {
+        guard !state.stopped else { return false }
+        state.publishing += 1
+        return true
+    }
+
+    /// A payload counted by `beginPublishing` was handed to the bus.
+    private func endPublishing() {
+        state.withLockedValue { $0.publishing -= 1 }
     }
 
     /// One payload from the bus (nil: the bus (re)connected, so ask everyone for their lists).
     func receive(_ payload: String?) {
         guard let payload else {
-            bus?.publishPresence(PresenceRelayMessage.sync(node: node).encoded())
+            guard let bus, state.withLockedValue({ Self.beginPublishing(&$0) }) else { return }
+            bus.publishPresence(PresenceRelayMessage.sync(node: node).encoded())
+            endPublishing()
             return
         }
         let message: PresenceRelayMessage
@@ -152,7 +197,7 @@ final class PresenceRegistry: Sendable {
             refresh()
             return
         }
-        let now = NIODeadline.now()
+        let now = self.now()
         state.withLockedValue { state in
             let sender = message.node
             if case .bye = message {

@@ -2,27 +2,25 @@ public import GoalServer
 public import GoalStore
 
 extension TestDaemon {
-    /// Starts a daemon with `start` on `port`, the port of one that just stopped, so clients reconnect to the same
-    /// address. The old listener's port may take a moment to be released: the bind is retried for at most 10 s.
-    /// (Another test could take the freed port in between; the chance is small, and the test then fails loudly.)
-    public static func restart(
-        onPort port: Int,
-        _ start: (@escaping (inout ServerConfiguration) -> Void) async throws -> TestDaemon
+    /// Starts a daemon on a reserved port: a test that stops it and starts another on the same address (clients
+    /// reconnect there) starts both with the same `PortReservation`, which keeps the port from other tests while
+    /// nothing listens on it. No retry is needed: `stop()` returns after the listener's socket is closed, goald binds
+    /// with `SO_REUSEADDR` (the old connections' TIME_WAIT does not block it), and nothing else can have the port.
+    /// Otherwise as `start(storage:limits:configure:)`.
+    public static func start(
+        on port: PortReservation,
+        storage: any LeagueStorage = InMemoryLeagueStorage(),
+        limits: ServerLimits = ServerLimits(),
+        configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestDaemon {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
-            do {
-                return try await start { $0.port = port }
-            } catch  where ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        try await start(storage: storage, limits: limits) { configuration in
+            configure(&configuration)
+            configuration.port = port.port
         }
     }
 
-    /// Starts a daemon over the SQLite database at `path` on `port` (see `restart(onPort:_:)`).
-    public static func restart(databaseAt path: String, onPort port: Int) async throws -> TestDaemon {
-        try await restart(onPort: port) { configure in
-            try await TestDaemon.start(storage: try SQLiteLeagueStorage(path: path), configure: configure)
-        }
+    /// Starts a daemon over the SQLite database at `path` on a reserved port (see `start(on:storage:limits:configure:)`).
+    public static func start(databaseAt path: String, on port: PortReservation) async throws -> TestDaemon {
+        try await start(on: port, storage: try SQLiteLeagueStorage(path: path))
     }
 }
