@@ -71,6 +71,7 @@ public final class PortReservation: Sendable, CustomStringConvertible {
 
     /// The kernel's ephemeral range (Linux's default when it cannot be read).
     static func ephemeralRange() -> ClosedRange<Int> {
+        // Unreadable (no /proc, another OS): the empty text falls back to Linux's default range below.
         let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
         let bounds = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         guard bounds.count == 2, bounds[0] <= bounds[1] else { return 32_768...60_999 }

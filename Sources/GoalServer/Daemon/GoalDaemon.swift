@@ -20,12 +20,12 @@ public import ServiceLifecycle
 /// Threading: `Sendable`; `run()` is called once; `listeningAddresses()` and `reloadTLS()` from any task or
 /// thread. Lifetime: `run()` owns every resource it creates and releases them before returning.
 public final class GoalDaemon: Service, Sendable {
-    private let configuration: ServerConfiguration
-    private let storage: any LeagueStorage
+    let configuration: ServerConfiguration
+    let storage: any LeagueStorage
     private let makeTLSContext: @Sendable () throws -> NIOSSLContext
-    private let registry: PrometheusCollectorRegistry
-    private let logger: Logger
-    private let testHooks: DaemonTestHooks
+    let registry: PrometheusCollectorRegistry
+    let logger: Logger
+    let testHooks: DaemonTestHooks
     private let tlsContext: NIOLockedValueBox<NIOSSLContext?> = NIOLockedValueBox(nil)
     private let addresses = NIOLockedValueBox(AddressWaiters())
     private let stopSignal = NIOLockedValueBox(StopSignal())
@@ -231,7 +231,7 @@ public final class GoalDaemon: Service, Sendable {
     }
 
     /// The fan-out's permessage-deflate, or nil when it is off (or zlib cannot start: then offers are declined).
-    private func makeCompression() -> ChangesetCompression? {
+    func makeCompression() -> ChangesetCompression? {
         guard configuration.permessageDeflate else { return nil }
         do {
             return try ChangesetCompression(logger: logger)
@@ -239,77 +239,6 @@ public final class GoalDaemon: Service, Sendable {
             logger.error("permessage-deflate is off: zlib did not start", metadata: ["goal.error": "\(error)"])
             return nil
         }
-    }
-
-    /// This process, as another node refused its node id is told: host, pid, port and state directory.
-    private var processDescription: String {
-        let port = configuration.port == 0 ? "any port" : "port \(configuration.port)"
-        return
-            "host \(ProcessInfo.processInfo.hostName), pid \(getpid()), \(port), state \(configuration.stateDirectory)"
-    }
-
-    private func makeCore(
-        recovered: DurableLeague,
-        nodeID: String,
-        group: MultiThreadedEventLoopGroup,
-        threadPool: NIOThreadPool
-    ) -> ServerCore {
-        let metrics = ServerMetrics(registry: registry)
-        var loops: [any EventLoop] = []
-        for loop in group.makeIterator() { loops.append(loop) }
-        let hub = Hub(
-            eventLoops: loops,
-            head: recovered.head,
-            headDigest: recovered.headDigest,
-            coalescePause: .milliseconds(Int64(configuration.limits.fanoutCoalesceMilliseconds)),
-            gate: testHooks.fanoutGate,
-            compression: makeCompression(),
-            metrics: metrics
-        )
-        let engine = Engine(
-            recovered: recovered,
-            capacity: configuration.limits.engineInboxCapacity,
-            clientRecordPolicy: configuration.clientRecords,
-            writer: BatchWriter(storage: storage),
-            hub: hub,
-            metrics: metrics,
-            logger: logger,
-            now: testHooks.clock ?? { .now() },
-            onFatalError: { [weak self] error in self?.signalStop(.fatal("a batch write failed: \(error)")) }
-        )
-        testHooks.clientRecordSweep?.attach(engine)
-        // Other nodes' commits: their notifications (with the batch when it fits); `Maintenance` also reads the head
-        // every 2 s.
-        if testHooks.followsOtherNodes {
-            (storage as? any SharedLeagueStorage)?.watchHead { [weak engine] notice in engine?.follow(notice) }
-        }
-        let maxConnections = configuration.limits.maxConnections ?? Self.defaultMaxConnections()
-        return ServerCore(
-            engine: engine,
-            hub: hub,
-            storage: storage,
-            tokens: TokenDirectory(storage: storage),
-            connections: ConnectionLimiter(
-                maxTotal: maxConnections,
-                maxPerIP: configuration.limits.maxConnectionsPerIP,
-                maxPerToken: configuration.limits.maxConnectionsPerToken
-            ),
-            instances: InstanceRegistry(),
-            snapshots: SnapshotCache(
-                threadPool: threadPool,
-                metrics: metrics,
-                maxConcurrentBuilds: configuration.limits.concurrentSnapshotBuilds
-            ),
-            metrics: metrics,
-            limits: configuration.limits,
-            epoch: recovered.epoch.rawValue,
-            nodeID: nodeID,
-            storeHead: recovered.head,
-            threadPool: threadPool,
-            logger: logger,
-            presenceBus: testHooks.presenceBus ?? storage as? any PresenceBus,
-            httpAnonymousRole: configuration.httpAnonymousRole
-        )
     }
 
     /// Each connection keeps its last receive buffer between reads. A client's messages are small (a mutation, a
@@ -383,7 +312,7 @@ public final class GoalDaemon: Service, Sendable {
         var continuations: [CheckedContinuation<DaemonAddresses, any Error>] = []
     }
 
-    private func signalStop(_ reason: StopReason) {
+    func signalStop(_ reason: StopReason) {
         let waiter: CheckedContinuation<StopReason, Never>? = stopSignal.withLockedValue { signal in
             guard signal.reason == nil else { return nil }
             signal.reason = reason
