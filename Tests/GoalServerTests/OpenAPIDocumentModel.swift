@@ -51,7 +51,7 @@ struct OpenAPIDocumentModel {
         for template in templates.sorted() {
             let path = template.replacingOccurrences(of: "{id}", with: UUID().uuidString.lowercased())
             let methods = documented.filter { $0.hasSuffix(" " + template) }.map { String($0.split(separator: " ")[0]) }
-            for method in ["GET", "POST", "PUT", "DELETE", "PATCH"] {
+            for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"] {
                 let answer = RESTRouteTable.resolve(method: method, path: path)
                 if methods.contains(method) {
                     if answer != "handled" { found.append("\(method) \(template) is documented but answers \(answer)") }

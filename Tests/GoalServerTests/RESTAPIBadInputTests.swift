@@ -152,7 +152,7 @@ struct RESTAPIBadInputTests {
             let auth = "Authorization: Bearer \(daemon.tokens.editor)\r\n"
             let body = #"{"name":"Ada"}"#
             try await connection.send(
-                "POST /api/v1/players HTTP/1.1\r\nHost: x\r\n\(auth)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                "POST /api/v1/players HTTP/1.1\r\nHost: x\r\n\(auth)Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
                     + "GET /api/v1/players HTTP/1.1\r\nHost: x\r\n\(auth)\r\n"
                     + "GET /api/v1/rankings HTTP/1.1\r\nHost: x\r\n\(auth)Connection: close\r\n\r\n"
             )

@@ -15,6 +15,17 @@ struct RESTTestClient {
         json: String? = nil,
         headers: [(name: String, value: String)] = []
     ) async throws -> TestHTTPResponse {
+        try await call(method, path, body: json.map { Array($0.utf8) }, headers: headers)
+    }
+
+    /// A request with any body bytes and `Content-Type` (nil: none).
+    func call(
+        _ method: HTTPMethod,
+        _ path: String,
+        body: [UInt8]?,
+        contentType: String? = "application/json",
+        headers: [(name: String, value: String)] = []
+    ) async throws -> TestHTTPResponse {
         var all = headers
         if let token { all.append((name: "Authorization", value: "Bearer \(token)")) }
         let response = try await TestHTTPSClient.request(
@@ -22,7 +33,8 @@ struct RESTTestClient {
             method: method,
             path: "/api/v1/" + path,
             headers: all,
-            body: json.map { Array($0.utf8) }
+            body: body,
+            contentType: contentType
         )
         // Every live test is also a check of docs/openapi.yaml: a status the document does not list for the
         // operation is a failure (unknown routes and other methods have no operation and are not checked).

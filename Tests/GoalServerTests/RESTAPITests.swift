@@ -266,7 +266,7 @@ struct RESTAPITests {
             #expect(try await api.call(.GET, "nothing").status == 404)
             let wrongMethod = try await api.call(.PATCH, "players")
             #expect(wrongMethod.status == 405)
-            #expect(wrongMethod.header("allow") == "GET, POST")
+            #expect(wrongMethod.header("allow") == "GET, HEAD, POST")
         }
     }
 }

@@ -6,7 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 
-/// Answers the plain HTTP requests on the daemon's port: `GET /healthz`, `GET /metrics` (admin token in
+/// Answers the plain HTTP requests on the daemon's port (HEAD as GET without the body): `GET /healthz`, `GET /metrics` (admin token in
 /// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), the league page (`GET /` and
 /// `/web/…`, `Web/HTTPRequestHandler+Web.swift`), and 404 for anything else.
 /// WebSocket upgrades at `/v1/stream` never reach it: the upgrader takes them first. Requests under `/api/v1/`
@@ -71,7 +71,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         // The league page is served on the main (TLS) listener only, like the HTTP API.
         if servesAPI, serveWebAsset(head, path: path, context: context) { return }
         switch (head.method, path) {
-        case (.GET, "/healthz"):
+        case (.GET, "/healthz"), (.HEAD, "/healthz"):
             let view = core.engine.durableView
             let storeHead = max(core.storeHead.load(ordering: .relaxed), view.revision)
             let available = core.engine.isStoreAvailable
@@ -79,7 +79,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             let body =
                 #"{"status":"ok","node":\#(JSONText.string(core.nodeID)),"head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(core.epoch)","connections":\#(core.connections.total),"store":"\#(core.storage.kind)","store_available":\#(available),"store_head":\#(storeHead),"trailing":\#(storeHead - view.revision)}"#
             respond(context, head, .ok, contentType: "application/json", body: Array(body.utf8))
-        case (.GET, "/metrics"):
+        case (.GET, "/metrics"), (.HEAD, "/metrics"):
             serveMetrics(head, context: context)
         case (_, "/v1/stream"):
             respond(
@@ -168,7 +168,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
             promise: nil
         )
-        if status != .notModified {
+        // HEAD gets GET's headers, Content-Length included, and no body (RFC 9110 §9.3.2).
+        if status != .notModified, request.method != .HEAD {
             var buffer = context.channel.allocator.buffer(capacity: body.count)
             buffer.writeBytes(body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)

@@ -167,6 +167,16 @@ extension OpenAPIDocument {
             }
            }
           },
+          "UnsupportedMediaType": {
+           "description": "The body is neither application/json nor application/x-www-form-urlencoded (or names a charset other than UTF-8), or has no Content-Type (code: unsupported_media_type).",
+           "content": {
+            "application/json": {
+             "schema": {
+              "$ref": "#/components/schemas/Error"
+             }
+            }
+           }
+          },
           "Unprocessable": {
            "description": "A domain rule refused the write (docs/PROTOCOL.md §4); code names the rule.",
            "content": {
@@ -204,154 +214,6 @@ extension OpenAPIDocument {
              "schema": {
               "$ref": "#/components/schemas/Match"
              }
-            }
-           }
-          }
-         },
-         "schemas": {
-          "Player": {
-           "type": "object",
-           "required": [
-            "id",
-            "name"
-           ],
-           "additionalProperties": false,
-           "properties": {
-            "id": {
-             "type": "string",
-             "format": "uuid"
-            },
-            "name": {
-             "type": "string"
-            }
-           }
-          },
-          "Match": {
-           "type": "object",
-           "required": [
-            "id",
-            "home_goals",
-            "away_goals",
-            "home_players",
-            "away_players"
-           ],
-           "additionalProperties": false,
-           "properties": {
-            "id": {
-             "type": "string",
-             "format": "uuid"
-            },
-            "home_goals": {
-             "type": "integer",
-             "minimum": 0,
-             "maximum": 999
-            },
-            "away_goals": {
-             "type": "integer",
-             "minimum": 0,
-             "maximum": 999
-            },
-            "home_players": {
-             "type": "array",
-             "items": {
-              "$ref": "#/components/schemas/Player"
-             }
-            },
-            "away_players": {
-             "type": "array",
-             "items": {
-              "$ref": "#/components/schemas/Player"
-             }
-            }
-           }
-          },
-          "Ranking": {
-           "type": "object",
-           "required": [
-            "player",
-            "rating"
-           ],
-           "additionalProperties": false,
-           "properties": {
-            "player": {
-             "$ref": "#/components/schemas/Player"
-            },
-            "rating": {
-             "type": "number",
-             "minimum": 0
-            }
-           }
-          },
-          "PlayerBody": {
-           "type": "object",
-           "required": [
-            "name"
-           ],
-           "description": "Other keys are ignored.",
-           "properties": {
-            "name": {
-             "type": "string",
-             "minLength": 1,
-             "description": "1 to 64 user-perceived characters (grapheme clusters) after NFC normalisation and trimming of Unicode whitespace; no control, format or private-use characters. A name breaking these rules is answered 422 with `blank_name`, `name_too_long` or `forbidden_character`. No `maxLength` is given because JSON Schema counts code points, not grapheme clusters: a name of 64 letters with combining accents is valid and longer than 64 code points."
-            }
-           }
-          },
-          "MatchBody": {
-           "type": "object",
-           "required": [
-            "home_goals",
-            "away_goals",
-            "home_player_ids",
-            "away_player_ids"
-           ],
-           "description": "Other keys are ignored; every id must name an existing player.",
-           "properties": {
-            "home_goals": {
-             "type": "integer",
-             "minimum": 0,
-             "maximum": 999
-            },
-            "away_goals": {
-             "type": "integer",
-             "minimum": 0,
-             "maximum": 999
-            },
-            "home_player_ids": {
-             "type": "array",
-             "minItems": 1,
-             "items": {
-              "type": "string",
-              "format": "uuid"
-             }
-            },
-            "away_player_ids": {
-             "type": "array",
-             "minItems": 1,
-             "items": {
-              "type": "string",
-              "format": "uuid"
-             }
-            }
-           }
-          },
-          "Error": {
-           "type": "object",
-           "required": [
-            "response_type",
-            "response",
-            "code"
-           ],
-           "additionalProperties": false,
-           "properties": {
-            "response_type": {
-             "type": "string",
-             "const": "error"
-            },
-            "response": {
-             "type": "string"
-            },
-            "code": {
-             "type": "string"
             }
            }
           }

@@ -42,6 +42,34 @@ extension OpenAPIDocument {
             }
            }
           },
+          "head": {
+           "operationId": "headMatches",
+           "summary": "The headers GET answers (the matches), without a body (HTTP/1.1 HEAD).",
+           "parameters": [
+            {
+             "$ref": "#/components/parameters/IfNoneMatch"
+            }
+           ],
+           "responses": {
+            "200": {
+             "description": "GET's status and headers; no body.",
+             "headers": {
+              "ETag": {
+               "$ref": "#/components/headers/ETag"
+              }
+             }
+            },
+            "304": {
+             "$ref": "#/components/responses/NotModified"
+            },
+            "401": {
+             "$ref": "#/components/responses/Unauthenticated"
+            },
+            "503": {
+             "$ref": "#/components/responses/Unavailable"
+            }
+           }
+          },
           "post": {
            "operationId": "createMatch",
            "summary": "Creates a match (editor or admin).",
@@ -56,6 +84,11 @@ extension OpenAPIDocument {
              "application/json": {
               "schema": {
                "$ref": "#/components/schemas/MatchBody"
+              }
+             },
+             "application/x-www-form-urlencoded": {
+              "schema": {
+               "$ref": "#/components/schemas/MatchForm"
               }
              }
             }
@@ -97,6 +130,9 @@ extension OpenAPIDocument {
             "413": {
              "$ref": "#/components/responses/TooLarge"
             },
+            "415": {
+             "$ref": "#/components/responses/UnsupportedMediaType"
+            },
             "422": {
              "$ref": "#/components/responses/Unprocessable"
             },
@@ -126,6 +162,11 @@ extension OpenAPIDocument {
              "application/json": {
               "schema": {
                "$ref": "#/components/schemas/MatchBody"
+              }
+             },
+             "application/x-www-form-urlencoded": {
+              "schema": {
+               "$ref": "#/components/schemas/MatchForm"
               }
              }
             }
@@ -169,6 +210,9 @@ extension OpenAPIDocument {
             },
             "413": {
              "$ref": "#/components/responses/TooLarge"
+            },
+            "415": {
+             "$ref": "#/components/responses/UnsupportedMediaType"
             },
             "422": {
              "$ref": "#/components/responses/Unprocessable"

@@ -20,6 +20,16 @@ extension OpenAPIDocument {
              }
             }
            }
+          },
+          "head": {
+           "operationId": "headOpenAPIDocument",
+           "summary": "The headers GET answers (this document), without a body (HTTP/1.1 HEAD).",
+           "security": [],
+           "responses": {
+            "200": {
+             "description": "GET's status and headers; no body."
+            }
+           }
           }
          },
          "/api/v1/rankings": {
@@ -47,6 +57,34 @@ extension OpenAPIDocument {
                  "$ref": "#/components/schemas/Ranking"
                 }
                }
+              }
+             }
+            },
+            "304": {
+             "$ref": "#/components/responses/NotModified"
+            },
+            "401": {
+             "$ref": "#/components/responses/Unauthenticated"
+            },
+            "503": {
+             "$ref": "#/components/responses/Unavailable"
+            }
+           }
+          },
+          "head": {
+           "operationId": "headRankings",
+           "summary": "The headers GET answers (the rankings), without a body (HTTP/1.1 HEAD).",
+           "parameters": [
+            {
+             "$ref": "#/components/parameters/IfNoneMatch"
+            }
+           ],
+           "responses": {
+            "200": {
+             "description": "GET's status and headers; no body.",
+             "headers": {
+              "ETag": {
+               "$ref": "#/components/headers/ETag"
               }
              }
             },

@@ -42,6 +42,34 @@ extension OpenAPIDocument {
             }
            }
           },
+          "head": {
+           "operationId": "headPlayers",
+           "summary": "The headers GET answers (the players), without a body (HTTP/1.1 HEAD).",
+           "parameters": [
+            {
+             "$ref": "#/components/parameters/IfNoneMatch"
+            }
+           ],
+           "responses": {
+            "200": {
+             "description": "GET's status and headers; no body.",
+             "headers": {
+              "ETag": {
+               "$ref": "#/components/headers/ETag"
+              }
+             }
+            },
+            "304": {
+             "$ref": "#/components/responses/NotModified"
+            },
+            "401": {
+             "$ref": "#/components/responses/Unauthenticated"
+            },
+            "503": {
+             "$ref": "#/components/responses/Unavailable"
+            }
+           }
+          },
           "post": {
            "operationId": "createPlayer",
            "summary": "Creates a player (editor or admin).",
@@ -56,6 +84,11 @@ extension OpenAPIDocument {
              "application/json": {
               "schema": {
                "$ref": "#/components/schemas/PlayerBody"
+              }
+             },
+             "application/x-www-form-urlencoded": {
+              "schema": {
+               "$ref": "#/components/schemas/PlayerForm"
               }
              }
             }
@@ -96,6 +129,9 @@ extension OpenAPIDocument {
             },
             "413": {
              "$ref": "#/components/responses/TooLarge"
+            },
+            "415": {
+             "$ref": "#/components/responses/UnsupportedMediaType"
             },
             "422": {
              "$ref": "#/components/responses/Unprocessable"

@@ -10,7 +10,11 @@ enum OpenAPIDocument {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst().dropLast() }
             .filter { !$0.allSatisfy(\.isWhitespace) }
             .joined(separator: ",")
+        let componentMembers = [components, componentSchemas]
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst().dropLast() }
+            .filter { !$0.allSatisfy(\.isWhitespace) }
+            .joined(separator: ",")
         let headMembers = head.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()
-        return headMembers + ",\n\"paths\": {" + paths + "},\n\"components\": " + components + "}"
+        return headMembers + ",\n\"paths\": {" + paths + "},\n\"components\": {" + componentMembers + "}}"
     }()
 }

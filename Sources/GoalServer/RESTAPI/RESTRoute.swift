@@ -24,16 +24,18 @@ enum RESTRoute: Equatable {
     /// takes, in `Allow`'s order. `init` finds the path here; docs/openapi.yaml must list exactly these
     /// (OpenAPIDocumentTests).
     static let table: [(path: String, methods: [HTTPMethod])] = [
-        ("openapi.json", [.GET]),
-        ("players", [.GET, .POST]),
+        ("openapi.json", [.GET, .HEAD]),
+        ("players", [.GET, .HEAD, .POST]),
         ("players/{id}", [.DELETE]),
-        ("matches", [.GET, .POST]),
+        ("matches", [.GET, .HEAD, .POST]),
         ("matches/{id}", [.PUT, .DELETE]),
-        ("rankings", [.GET]),
+        ("rankings", [.GET, .HEAD]),
     ]
 
-    /// Parses `path` (no query) for `method`. A trailing slash is ignored.
-    init(method: HTTPMethod, path: String) {
+    /// Parses `path` (no query) for `method`. A trailing slash is ignored. HEAD is routed as GET: the handler
+    /// sends GET's status and headers without the body (RFC 9110 §9.3.2).
+    init(method requested: HTTPMethod, path: String) {
+        let method = requested == .HEAD ? .GET : requested
         var rest = path.dropFirst(Self.prefix.count)
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
@@ -62,6 +64,12 @@ enum RESTRoute: Equatable {
         return zip(pattern, parts).allSatisfy { expected, part in
             expected == "{id}" ? !part.isEmpty : expected == part
         }
+    }
+
+    /// True for `PUT /api/v1/matches/{id}`.
+    var isMatchUpdate: Bool {
+        if case .updateMatch = self { return true }
+        return false
     }
 
     /// True for the routes that change the league (they need a body or an engine decision).

@@ -34,10 +34,17 @@ struct RESTWrite {
             }
             key = parsed
         }
+        let needsBody = route == .createPlayer || route == .createMatch || route.isMatchUpdate
+        let format = RESTBodyFormat(contentType: head.headers.first(name: "content-type"))
+        if needsBody, format == nil, !body.isEmpty || head.headers.contains(name: "content-type") {
+            return api.answer(unsupportedMediaType())
+        }
+        // No Content-Type and no body: read as an empty JSON body ("the body is not valid JSON").
+        let bodyFormat = format ?? .json
         do throws(RESTBodyError) {
             switch route {
             case .createPlayer:
-                let input = try RESTPlayerBody(json: body)
+                let input = try RESTPlayerBody(body, format: bodyFormat)
                 let id = PlayerID(key?.entityUUID ?? UUID())
                 return submit(.createPlayer(id: id, name: input.name), base: 0, key: key) { after in
                     after.player(id).map {
@@ -55,7 +62,7 @@ struct RESTWrite {
                     .entity(.ok, RESTEncoding.player(player), revision: player.revision)
                 }
             case .createMatch:
-                let input = try RESTMatchBody(json: body)
+                let input = try RESTMatchBody(body, format: bodyFormat)
                 let id = MatchID(key?.entityUUID ?? UUID())
                 guard let home = playerIDs(input.homePlayerIDs), let away = playerIDs(input.awayPlayerIDs) else {
                     return api.answer(unknownPlayer())
@@ -78,7 +85,7 @@ struct RESTWrite {
                 }
                 // A bad body is 400 or 422 whatever If-Match says (schemathesis: such PUTs were 412): its shape, then
                 // the match rules on the state read here (the engine checks them again on its own state).
-                let input = try RESTMatchBody(json: body)
+                let input = try RESTMatchBody(body, format: bodyFormat)
                 guard let home = playerIDs(input.homePlayerIDs), let away = playerIDs(input.awayPlayerIDs) else {
                     return api.answer(unknownPlayer())
                 }
@@ -143,6 +150,16 @@ struct RESTWrite {
             return .entity(.preconditionFailed, current, revision: revision)
         }
         return nil
+    }
+
+    /// 415: a write's body must be JSON or a form, in UTF-8.
+    private func unsupportedMediaType() -> RESTResponse {
+        let given = head.headers.first(name: "content-type").map { "not \($0)" } ?? "and say so in Content-Type"
+        return .error(
+            .unsupportedMediaType,
+            code: "unsupported_media_type",
+            "send the body as \(RESTBodyFormat.accepted) (UTF-8), \(given)"
+        )
     }
 
     private func playerIDs(_ texts: [String]) -> [PlayerID]? {

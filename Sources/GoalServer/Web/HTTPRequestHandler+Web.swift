@@ -11,13 +11,13 @@ extension HTTPRequestHandler {
     /// - Returns: false when `path` is not one (the caller answers it).
     func serveWebAsset(_ head: HTTPRequestHead, path: String, context: ChannelHandlerContext) -> Bool {
         guard let asset = WebAssets.byPath[path] else { return false }
-        guard head.method == .GET else {
+        guard head.method == .GET || head.method == .HEAD else {
             respond(
                 context,
                 head,
                 .methodNotAllowed,
-                body: Array("\(path) answers GET only\n".utf8),
-                extraHeaders: [("allow", "GET")]
+                body: Array("\(path) answers GET and HEAD only\n".utf8),
+                extraHeaders: [("allow", "GET, HEAD")]
             )
             return true
         }

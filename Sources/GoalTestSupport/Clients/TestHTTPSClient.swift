@@ -36,6 +36,7 @@ public enum TestHTTPSClient {
     ///   - path: The request path, for example `/healthz`.
     ///   - headers: Extra request headers (for example `Authorization`).
     ///   - body: A request body, sent with its `Content-Length` (the HTTP API's JSON).
+    ///   - contentType: The body's `Content-Type`; nil sends none.
     ///   - timeout: A guard against hangs.
     /// - Returns: The response.
     /// - Throws: `TransportFailure` when the connection or TLS fails, or the server closes without answering.
@@ -45,6 +46,7 @@ public enum TestHTTPSClient {
         path: String,
         headers: [(name: String, value: String)] = [],
         body: [UInt8]? = nil,
+        contentType: String? = "application/json",
         timeout: TimeAmount = .seconds(10)
     ) async throws -> TestHTTPResponse {
         let box = NIOLockedValueBox<EventLoopPromise<TestHTTPResponse>?>(nil)
@@ -69,7 +71,7 @@ public enum TestHTTPSClient {
         head.headers.add(name: "Connection", value: "close")
         for header in headers { head.headers.add(name: header.name, value: header.value) }
         if let body {
-            head.headers.add(name: "Content-Type", value: "application/json")
+            if let contentType { head.headers.add(name: "Content-Type", value: contentType) }
             head.headers.add(name: "Content-Length", value: String(body.count))
         }
         channel.write(HTTPClientRequestPart.head(head), promise: nil)

@@ -98,15 +98,20 @@ extension JSONWriter {
         byte(UInt8(ascii: "}"))
     }
 
-    /// A finite double as a JSON number, rounded to 6 decimals (a rating is 0…10; Goalbase sent a Float).
+    /// A rating as Goalbase wrote it: `Float#round(3)` (half away from zero) rendered as Ruby's `to_json` does,
+    /// the shortest decimals with at least one (`6.667`, `3.333`, `0.0`, `10.0`). A rating is 0…10.
     fileprivate mutating func restNumber(_ value: Double) {
-        let scaled = (value * 1_000_000).rounded()
-        let whole = Int64(scaled) / 1_000_000
-        let fraction = Int64(scaled) % 1_000_000
-        integer(whole)
+        let thousandths = Int64((value * 1000).rounded(.toNearestOrAwayFromZero))
+        integer(thousandths / 1000)
         byte(UInt8(ascii: "."))
-        let digits = String(fraction)
-        for _ in digits.count..<6 { byte(UInt8(ascii: "0")) }
-        bytes.append(contentsOf: digits.utf8)
+        var fraction = thousandths % 1000
+        var digits = 3
+        while digits > 1, fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        let text = String(fraction)
+        for _ in text.count..<digits { byte(UInt8(ascii: "0")) }
+        bytes.append(contentsOf: text.utf8)
     }
 }

@@ -8,19 +8,20 @@ public struct RESTBodyError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String { message }
 }
 
-/// The body of `POST /api/v1/players`: `{"name": String}`. Other keys are ignored (Grape did too).
+/// The body of `POST /api/v1/players`: `name` (a string). Other keys are ignored (Grape did too).
 public struct RESTPlayerBody: Hashable, Sendable {
     public let name: String
 
-    /// Reads a JSON body; every shape error is a `RESTBodyError` naming the field.
-    public init(json bytes: [UInt8]) throws(RESTBodyError) {
-        let object = try RESTRequestFields(bytes)
-        name = try object.string("name")
+    /// Reads a body in `format`; every shape error is a `RESTBodyError` naming the field.
+    public init(_ bytes: [UInt8], format: RESTBodyFormat) throws(RESTBodyError) {
+        let fields = try RESTRequestFields(bytes, format: format)
+        name = try fields.string("name")
     }
 }
 
 /// The body of `POST /api/v1/matches` and `PUT /api/v1/matches/{id}`: `home_goals`, `away_goals` (integers),
-/// `home_player_ids`, `away_player_ids` (arrays of id strings), all required (PUT is a full replace).
+/// `home_player_ids`, `away_player_ids` (lists of id strings), all required (PUT is a full replace). In a form
+/// body the lists are repeated keys, `home_player_ids[]=…` as Rails writes them (`home_player_ids=…` is read too).
 ///
 /// Ids stay text here: an id that is no UUID names no player, which the engine's rules answer (`unknown_player`).
 public struct RESTMatchBody: Hashable, Sendable {
@@ -29,52 +30,88 @@ public struct RESTMatchBody: Hashable, Sendable {
     public let homePlayerIDs: [String]
     public let awayPlayerIDs: [String]
 
-    /// Reads a JSON body; every shape error is a `RESTBodyError` naming the field.
-    public init(json bytes: [UInt8]) throws(RESTBodyError) {
-        let object = try RESTRequestFields(bytes)
-        homeGoals = try object.integer("home_goals")
-        awayGoals = try object.integer("away_goals")
-        homePlayerIDs = try object.strings("home_player_ids")
-        awayPlayerIDs = try object.strings("away_player_ids")
+    /// Reads a body in `format`; every shape error is a `RESTBodyError` naming the field.
+    public init(_ bytes: [UInt8], format: RESTBodyFormat) throws(RESTBodyError) {
+        let fields = try RESTRequestFields(bytes, format: format)
+        homeGoals = try fields.integer("home_goals")
+        awayGoals = try fields.integer("away_goals")
+        homePlayerIDs = try fields.strings("home_player_ids")
+        awayPlayerIDs = try fields.strings("away_player_ids")
     }
 }
 
-/// The top-level object of a request body, read with GoalWire's JSON parser.
-private struct RESTRequestFields {
-    let members: [(key: String, value: JSONValue)]
+/// The fields of a request body, read from JSON (GoalWire's strict parser) or from a form.
+private enum RESTRequestFields {
+    case json([(key: String, value: JSONValue)])
+    case form(RESTFormBody)
 
-    init(_ bytes: [UInt8]) throws(RESTBodyError) {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes)
-        } catch {
-            throw RESTBodyError("the body is not valid JSON")
+    init(_ bytes: [UInt8], format: RESTBodyFormat) throws(RESTBodyError) {
+        switch format {
+        case .form:
+            // `curl -d '{"name":"Ada"}'` sends JSON labelled as a form; no form of ours starts with `{` or `[`.
+            if let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }),
+                first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+            {
+                throw RESTBodyError(
+                    "the body looks like JSON but its Content-Type says application/x-www-form-urlencoded "
+                        + "(curl -d sends that); send it with Content-Type: application/json (curl --json)"
+                )
+            }
+            self = .form(try RESTFormBody(bytes))
+        case .json:
+            // The parser trusts its input to be UTF-8; a string of other bytes would be stored repaired (U+FFFD).
+            if let offset = RESTBodyText.firstInvalidUTF8Offset(bytes) {
+                throw RESTBodyError("the body is not valid UTF-8 (byte \(offset))")
+            }
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(bytes)
+            } catch {
+                throw RESTBodyError("the body is not valid JSON")
+            }
+            guard case .object(let members) = value else {
+                throw RESTBodyError("the body must be a JSON object, not \(value.kindDescription)")
+            }
+            self = .json(members)
         }
-        guard case .object(let members) = value else {
-            throw RESTBodyError("the body must be a JSON object, not \(value.kindDescription)")
-        }
-        self.members = members
     }
 
-    func value(_ key: String) throws(RESTBodyError) -> JSONValue {
-        guard let member = members.last(where: { $0.key == key }) else {
-            throw RESTBodyError("\(key) is missing")
-        }
+    private func jsonValue(
+        _ members: [(key: String, value: JSONValue)],
+        _ key: String
+    ) throws(RESTBodyError)
+        -> JSONValue
+    {
+        guard let member = members.last(where: { $0.key == key }) else { throw RESTBodyError("\(key) is missing") }
         return member.value
     }
 
     func string(_ key: String) throws(RESTBodyError) -> String {
-        let value = try value(key)
-        guard case .string(let text) = value else {
-            throw RESTBodyError("\(key) must be a string, not \(value.kindDescription)")
+        switch self {
+        case .form(let form):
+            return try form.last(key)
+        case .json(let members):
+            let value = try jsonValue(members, key)
+            guard case .string(let text) = value else {
+                throw RESTBodyError("\(key) must be a string, not \(value.kindDescription)")
+            }
+            return text
         }
-        return text
     }
 
     func integer(_ key: String) throws(RESTBodyError) -> Int {
-        let value = try value(key)
-        guard case .number(let text) = value else {
-            throw RESTBodyError("\(key) must be an integer, not \(value.kindDescription)")
+        let text: String
+        switch self {
+        case .form(let form):
+            text = try form.last(key)
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) })
+            else { throw RESTBodyError("\(key) must be an integer, not \"\(text)\"") }
+        case .json(let members):
+            let value = try jsonValue(members, key)
+            guard case .number(let number) = value else {
+                throw RESTBodyError("\(key) must be an integer, not \(value.kindDescription)")
+            }
+            text = number
         }
         guard let number = Int(text) else {
             throw RESTBodyError("\(key) must be an integer without fraction or exponent, not \(text)")
@@ -83,17 +120,22 @@ private struct RESTRequestFields {
     }
 
     func strings(_ key: String) throws(RESTBodyError) -> [String] {
-        let value = try value(key)
-        guard case .array(let elements) = value else {
-            throw RESTBodyError("\(key) must be an array of id strings, not \(value.kindDescription)")
-        }
-        var texts: [String] = []
-        for element in elements {
-            guard case .string(let text) = element else {
-                throw RESTBodyError("\(key) must hold id strings, not \(element.kindDescription)")
+        switch self {
+        case .form(let form):
+            return try form.list(key)
+        case .json(let members):
+            let value = try jsonValue(members, key)
+            guard case .array(let elements) = value else {
+                throw RESTBodyError("\(key) must be an array of id strings, not \(value.kindDescription)")
             }
-            texts.append(text)
+            var texts: [String] = []
+            for element in elements {
+                guard case .string(let text) = element else {
+                    throw RESTBodyError("\(key) must hold id strings, not \(element.kindDescription)")
+                }
+                texts.append(text)
+            }
+            return texts
         }
-        return texts
     }
 }
