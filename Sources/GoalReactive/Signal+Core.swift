@@ -17,7 +17,9 @@ import Foundation
 ///
 /// An *unserialized* core (``Signal/unserializedPipe(disposable:)``) skips `sendLock` entirely: its senders
 /// guarantee mutual exclusion themselves (``MutableProperty`` sends under its own recursive lock), and a
-/// re-entrant send is delivered at once, nested (depth-first). `stateLock` still guards the observer list.
+/// re-entrant send is delivered at once, nested (depth-first); a *queueing* unserialized core
+/// (``Signal/reentrantUnserializedPipe(disposable:)``) instead delivers it after the current event, in send order.
+/// `stateLock` still guards the observer list.
 final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     typealias Event = Signal<Value, Error>.Event
     typealias Observer = Signal<Value, Error>.Observer
@@ -42,15 +44,23 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
     /// Ends after the terminal event has been delivered, or when the signal is disposed silently.
     let lifetime: Lifetime
 
-    /// `false` for an unserialized core: no `sendLock`, nested re-entrant delivery.
+    /// `false` for an unserialized core: no `sendLock`.
     private let isSerialized: Bool
+    /// Unserialized cores only: whether a re-entrant send is queued until the current event has reached every
+    /// observer (`reentrantUnserializedPipe`) instead of delivered at once, nested (`unserializedPipe`).
+    private let queuesReentrantSends: Bool
     /// Unserialized cores only: set once the terminal event was accepted. Only touched by senders, which are
-    /// mutually exclusive by the unserialized contract, so it needs no lock of its own.
+    /// mutually exclusive by the unserialized contract, so it needs no lock of its own; likewise the two below.
     private var senderSawTerminal = false
+    /// Queueing unserialized cores: an event is being delivered on the sending thread.
+    private var isDeliveringUnserialized = false
+    /// Queueing unserialized cores: events sent re-entrantly, delivered in send order after the current one.
+    private var unserializedQueue: [Event] = []
 
-    init(serialized: Bool = true) {
+    init(serialized: Bool = true, queuesReentrantSends: Bool = false) {
         lifetime = Lifetime(lifetimeToken)
         isSerialized = serialized
+        self.queuesReentrantSends = queuesReentrantSends
     }
 
     // MARK: Sending
@@ -89,12 +99,33 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         }
     }
 
-    /// Delivers `event` at once on the calling thread; a re-entrant send is delivered nested, depth-first.
-    /// Requires the caller's mutual exclusion (see the type's documentation).
+    /// Delivers `event` on the calling thread. A re-entrant send is delivered at once, nested (depth-first), or,
+    /// for a queueing core, after the current event reached every observer, in send order. Requires the caller's
+    /// mutual exclusion (see the type's documentation).
     private func sendUnserialized(_ event: Event) {
         guard !senderSawTerminal else { return }
+        if event.isTerminating { senderSawTerminal = true }
+        guard queuesReentrantSends else {
+            deliverUnserialized(event, stopAtNestedTerminal: true)
+            return
+        }
+        guard !isDeliveringUnserialized else {
+            unserializedQueue.append(event)
+            return
+        }
+        isDeliveringUnserialized = true
+        deliverUnserialized(event, stopAtNestedTerminal: false)
+        while !unserializedQueue.isEmpty {
+            deliverUnserialized(unserializedQueue.removeFirst(), stopAtNestedTerminal: false)
+        }
+        isDeliveringUnserialized = false
+    }
+
+    /// Delivers one event to a snapshot of the observers; a terminal event ends the signal.
+    /// - Parameter stopAtNestedTerminal: Whether a terminal event sent from inside an observer (nested delivery)
+    ///   keeps the current value from the observers after it.
+    private func deliverUnserialized(_ event: Event, stopAtNestedTerminal: Bool) {
         if event.isTerminating {
-            senderSawTerminal = true
             let observersToNotify: [Observer]? = stateLock.withLock {
                 guard case .alive = status else { return nil }
                 status = .terminated
@@ -110,7 +141,7 @@ final class SignalCore<Value, Error: Swift.Error>: @unchecked Sendable {
         guard let snapshot = snapshotIfAlive(includingTerminating: false) else { return }
         for observer in snapshot {
             // A nested terminal event ends delivery: nobody receives a value after it.
-            if senderSawTerminal { return }
+            if stopAtNestedTerminal, senderSawTerminal { return }
             observer.send(event)
         }
     }

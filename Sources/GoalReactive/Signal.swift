@@ -82,9 +82,11 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
     }
 
     /// ReactiveSwift's pipe for senders that guarantee mutual exclusion themselves and may send from inside an
-    /// observer: such a re-entrant send is delivered at once, nested in the delivery that caused it. GoalReactive's
-    /// unserialized core already delivers re-entrant sends that way, so this is `unserializedPipe(disposable:)`
-    /// under ReactiveSwift's name.
+    /// observer: a value (or terminal event) sent re-entrantly is **queued** and delivered after the current event
+    /// has reached every observer, in send order, by the outer send before it returns — so every observer sees
+    /// the values in the order they were sent (ReactiveSwift's documented behaviour). Unlike ``pipe(disposable:)``
+    /// the input takes no delivery lock: **sends must never overlap**. Events sent after a terminal event are
+    /// dropped.
     ///
     /// - Parameters:
     ///   - disposable: Disposed when the signal terminates or is disposed silently.
@@ -92,7 +94,9 @@ public final class Signal<Value, Error: Swift.Error>: Sendable {
     public static func reentrantUnserializedPipe(
         disposable: (any Disposable)? = nil
     ) -> (output: Signal, input: Observer) {
-        unserializedPipe(disposable: disposable)
+        let signal = Signal(core: SignalCore(serialized: false, queuesReentrantSends: true))
+        signal.core.lifetime += disposable
+        return (signal, Observer(inputOf: signal.core))
     }
 
     private init(core: SignalCore<Value, Error>) {

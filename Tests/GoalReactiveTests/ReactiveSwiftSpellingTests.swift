@@ -34,17 +34,61 @@ struct ReactiveSwiftSpellingTests {
         #expect(counter.value == 8_000)
     }
 
-    @Test("reentrantUnserializedPipe delivers a send made from inside an observer at once, nested")
+    @Test(
+        "reentrantUnserializedPipe queues a send made from inside an observer until every observer saw the current one"
+    )
     func reentrantPipe() {
         let (signal, input) = Signal<Int, Never>.reentrantUnserializedPipe()
         var log: [String] = []
         signal.observeValues { value in
-            log.append("begin \(value)")
-            if value == 1 { input.send(value: 2) }
-            log.append("end \(value)")
+            log.append("A begin \(value)")
+            if value == 1 {
+                input.send(value: 2)
+                input.send(value: 3)
+            }
+            log.append("A end \(value)")
         }
+        signal.observeValues { value in log.append("B \(value)") }
         input.send(value: 1)
-        #expect(log == ["begin 1", "begin 2", "end 2", "end 1"])
+        #expect(
+            log == ["A begin 1", "A end 1", "B 1", "A begin 2", "A end 2", "B 2", "A begin 3", "A end 3", "B 3"]
+        )
+        input.send(value: 4)
+        #expect(log.suffix(3) == ["A begin 4", "A end 4", "B 4"], "the queue drained; the next send is delivered")
+    }
+
+    @Test(
+        "reentrantUnserializedPipe: a terminal event sent re-entrantly comes after the current value and the queued ones"
+    )
+    func reentrantPipeTerminal() {
+        let (signal, input) = Signal<Int, Never>.reentrantUnserializedPipe()
+        var a: [Signal<Int, Never>.Event] = []
+        var b: [Signal<Int, Never>.Event] = []
+        signal.observe { event in
+            a.append(event)
+            if case .value(1) = event {
+                input.send(value: 2)
+                input.sendCompleted()
+                input.send(value: 3)  // after the terminal event: dropped
+            }
+        }
+        signal.observe { b.append($0) }
+        input.send(value: 1)
+        #expect(a == [.value(1), .value(2), .completed])
+        #expect(b == [.value(1), .value(2), .completed])
+    }
+
+    @Test("unserializedPipe still delivers a re-entrant send at once, nested (MutableProperty's behaviour)")
+    func unserializedPipeNests() {
+        let (signal, input) = Signal<Int, Never>.unserializedPipe()
+        var log: [String] = []
+        signal.observeValues { value in
+            if value == 1 { input.send(value: 2) }
+            log.append("A \(value)")
+        }
+        signal.observeValues { value in log.append("B \(value)") }
+        input.send(value: 1)
+        #expect(log == ["A 2", "B 2", "A 1", "B 1"])
     }
 
     @Test("take(untilReplacement:) forwards self until the replacement's first event, then only the replacement")
