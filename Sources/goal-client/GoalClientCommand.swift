@@ -43,6 +43,10 @@ struct GoalClientCommand: AsyncParsableCommand {
     /// Parses, runs, and exits with the code of DESIGN.md.
     static func main() async {
         Console.ignoreBrokenPipe()
+        if let problem = ArgumentEncoding.problem() {
+            Console.error("goal-client: \(problem)")
+            Foundation.exit(CLIFailure.Code.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

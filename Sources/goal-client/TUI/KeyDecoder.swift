@@ -68,7 +68,12 @@ struct KeyDecoder {
                     pending = Array(pending[index...])
                     return keys
                 }
-                let text = String(decoding: pending[index..<(index + length)], as: UTF8.self)
+                // Bytes that are not UTF-8 are no key: skipped one at a time (so decoding resynchronises), never
+                // typed into a name as U+FFFD.
+                guard let text = String(validating: pending[index..<(index + length)], as: UTF8.self) else {
+                    index += 1
+                    continue
+                }
                 keys.append(contentsOf: text.map(Key.character))
                 index += length
             }
