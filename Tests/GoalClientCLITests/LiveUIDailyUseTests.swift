@@ -149,7 +149,7 @@ struct LiveUIDailyUseTests {
             return zip(seen, seen.dropFirst()).contains { $0 >= 2 && $1 == $0 - 1 }
         }
         #expect(ticking.held, "no ticking countdown (seen \(seen)): \(ticking.screen)")
-        #expect(ticking.screen.contains("r: reconnect now"), "\(ticking.screen)")
+        #expect(ticking.screen.contains("c: reconnect now"), "\(ticking.screen)")
         // Each phase has its colour (yellow: reconnecting; green: live), beside the text marker.
         let yellow = try await tmux.waitForStyled("a") { $0.contains("\u{1B}[43m [RECONNECTING] ") }
         #expect(yellow.held, "\(yellow.screen)")
@@ -166,16 +166,20 @@ struct LiveUIDailyUseTests {
         }
         #expect(pending.held, "\(pending.screen)")
 
-        // Wait while down until the next retry is ≥ 10 s away, restart the server, and press r at once: live
+        // Wait while down until the next retry is ≥ 10 s away, restart the server, and press c at once: live
         // again well before the countdown would have ended (9 s or more to spare for one TLS connection and a
-        // resume, however busy the machine).
-        let long = try await tmux.waitFor("a", within: 60) { (Self.countdown($0) ?? 0) >= 10 }
+        // resume, however busy the machine). r only refreshes (issue 35 point 8): the countdown goes on.
+        let long = try await tmux.waitFor("a", within: 60) { (Self.countdown($0) ?? 0) >= 12 }
         #expect(long.held, "\(long.screen)")
         second.daemon = try await TestDaemon.start(databaseAt: path, on: reservation)
-        let left = Self.countdown(try await tmux.screen("a")) ?? 0
         try await tmux.send("a", "r")
+        let counting = try await tmux.waitFor("a", within: 3) { $0.contains("[LIVE]") }
+        #expect(!counting.held, "r reconnected: \(counting.screen)")
+        #expect(counting.screen.contains("c reconnects now"), "\(counting.screen)")
+        let left = Self.countdown(try await tmux.screen("a")) ?? 0
+        try await tmux.send("a", "c")
         let live = try await tmux.waitFor("a", within: max(Double(left) - 1, 1)) { $0.contains("[LIVE]") }
-        #expect(live.held, "r did not reconnect at once (\(left) s were left): \(live.screen)")
+        #expect(live.held, "c did not reconnect at once (\(left) s were left): \(live.screen)")
         let green = try await tmux.waitForStyled("a") { $0.contains("\u{1B}[42m [LIVE] ") }
         #expect(green.held, "\(green.screen)")
         let synced = try await tmux.waitFor("a") {

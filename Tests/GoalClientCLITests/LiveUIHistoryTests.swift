@@ -68,6 +68,45 @@ struct LiveUIHistoryTests {
         }
     }
 
+    @Test(
+        "the history pane pages: ] shows older entries, asking the server for the next page; [ goes back (issue 35 point 9)"
+    )
+    func historyPanePages() async throws {
+        try await withTestDaemon { daemon in
+            let alice = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
+            for name in ["Ada", "Bea"] { #expect(try await alice.run(["players", "add", name]).status == 0) }
+            #expect(try await alice.run(["matches", "add", "--home", "Ada", "--away", "Bea"]).status == 0)  // r3
+            try await withTmux { tmux in
+                try await tmux.start("a", command: alice.shellCommand())
+                let ready = try await tmux.waitFor("a") { $0.contains("0 : 0") && $0.contains("live") }
+                #expect(ready.held, "\(ready.screen)")
+                // Ten goals: r4 … r13, so the match has 11 entries; the pane shows 7 at a time.
+                try await tmux.send("a", "+", "+", "+", "+", "+", "+", "+", "+", "+", "+")
+                let scored = try await tmux.waitFor("a") { $0.contains("10 : 0") && !$0.contains("pending") }
+                #expect(scored.held, "\(scored.screen)")
+                try await tmux.send("a", "h")
+                let first = try await tmux.waitFor("a") {
+                    $0.contains("home goals 9 → 10") && $0.contains("1–7 of 7+  ] older")
+                }
+                #expect(first.held, "\(first.screen)")
+                #expect(!first.screen.contains("created: "), "\(first.screen)")
+                try await tmux.send("a", "]")
+                let older = try await tmux.waitFor("a") { screen in
+                    screen.contains("home goals 0 → 1") && screen.contains(" alice  created: ")
+                        && screen.contains("8–11 of 11  start of the history reached  [ newer")
+                }
+                #expect(older.held, "\(older.screen)")
+                #expect(!older.screen.contains("home goals 9 → 10"), "\(older.screen)")
+                try await tmux.send("a", "[")
+                let newer = try await tmux.waitFor("a") {
+                    $0.contains("home goals 9 → 10") && $0.contains("1–7 of 11  ] older")
+                }
+                #expect(newer.held, "\(newer.screen)")
+                try await tmux.send("a", "q")
+            }
+        }
+    }
+
     /// Whether a row of `home` vs `away` starts with a date: `HH:MM` (today) or `YYYY-MM-DD`, then the names.
     static func datedRow(_ screen: String, _ home: String, _ away: String) -> Bool {
         screen.split(separator: "\n").contains { line in

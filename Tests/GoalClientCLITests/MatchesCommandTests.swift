@@ -1,4 +1,6 @@
 import Foundation
+import GoalModel
+import GoalStore
 import GoalTestSlots
 import GoalTestSupport
 import Testing
@@ -20,7 +22,12 @@ struct MatchesCommandTests {
             let short = String(matchID.prefix(8))
 
             let list = try await client.run(["matches", "list"])
-            #expect(list.lines == ["ID        HOME        SCORE  AWAY", "\(short)  Alice, Bob  3 : 2  Carol"])
+            #expect(list.lines.first == "ID        PLAYED  HOME        SCORE  AWAY", "\(list.lines)")
+            #expect(
+                list.lines.count == 2
+                    && list.lines[1].wholeMatch(of: /\w{8}  \d\d:\d\d   Alice, Bob  3 : 2  Carol/) != nil
+            )
+            #expect(list.lines.last?.hasPrefix(short) == true, "\(list.lines)")
 
             let scored = try await client.run(["matches", "score", short, "home"])
             #expect(scored.status == 0, "\(scored.stderr)")
@@ -39,7 +46,7 @@ struct MatchesCommandTests {
             #expect(
                 Set(matches[0].keys) == [
                     "id", "home_players", "away_players", "home_names", "away_names", "home_goals", "away_goals",
-                    "created_revision", "revision",
+                    "created_at", "created_revision", "revision",
                 ]
             )
 
@@ -58,6 +65,42 @@ struct MatchesCommandTests {
             let deleted = try await client.run(["matches", "delete", short])
             #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(try await client.run(["matches", "list", "--json"]).stdout == "[]\n")
+        }
+    }
+
+    @Test(
+        "matches list dates each match as the UI does (HH:MM today); --json created_at in ISO 8601 UTC, null once the log no longer reaches back (issue 35 point 6)"
+    )
+    func matchDates() async throws {
+        // The log keeps one changeset: after the prune only the newest match's creation is in it.
+        let storage = InMemoryLeagueStorage(retention: RetentionPolicy(maximumChangesets: 1, chunkSize: 1))
+        try await withTestDaemon(storage: storage) { daemon in
+            let client = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
+            for name in ["Ada", "Bea"] { #expect(try await client.run(["players", "add", name]).status == 0) }
+            let before = Date().addingTimeInterval(-1)
+            #expect(try await client.run(["matches", "add", "--home", "Ada", "--away", "Bea"]).status == 0)  // r3
+            #expect(try await client.run(["matches", "add", "--home", "Bea", "--away", "Ada"]).status == 0)  // r4
+            let after = Date().addingTimeInterval(1)
+            #expect(try storage.prune(now: Timestamp(millisecondsSince1970: 0)).oldestRetainedRevision == 4)
+
+            let json = try await client.run(["matches", "list", "--json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let matches = try jsonArray(json.stdout)
+            #expect(matches.map { $0["created_revision"] as? Int } == [4, 3])
+            let createdAt = try #require(matches.first?["created_at"] as? String, "\(json.stdout)")
+            #expect(createdAt.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(createdAt)")
+            let created = try #require(ISO8601DateFormatter().date(from: createdAt))
+            #expect(created >= before.addingTimeInterval(-1) && created <= after, "\(createdAt)")
+            #expect(matches.last?["created_at"] is NSNull, "pruned: \(json.stdout)")
+
+            let text = try await client.run(["matches", "list"])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.lines.first == "ID        PLAYED  HOME  SCORE  AWAY", "\(text.lines)")
+            let formatter = DateFormatter()
+            formatter.dateFormat = "HH:mm"  // today, local time, as the UI's match list
+            let today = formatter.string(from: created)
+            #expect(text.lines.dropFirst().first?.contains("  \(today)   Bea   0 : 0  Ada") == true, "\(text.lines)")
+            #expect(text.lines.last?.contains("  —       Ada   0 : 0  Bea") == true, "\(text.lines)")
         }
     }
 

@@ -62,7 +62,10 @@ struct OfflineCommandTests {
             let next = try await league.client.run(["matches", "list"])
             #expect(next.status == 0, "\(next.stderr)")
             #expect(next.stderr.contains("queued edit"), "\(next.stderr)")
-            #expect(next.stderr.contains("score home +1, match \(league.match)): committed at r4"), "\(next.stderr)")
+            #expect(
+                next.stderr.contains("score home +1, match \(league.match) (Alice vs Bob)): committed at r4"),
+                "\(next.stderr)"
+            )
             #expect(next.lines.last?.contains("1 : 0") == true, "\(next.stdout)")
             let again = try await league.client.run(["matches", "list"])
             #expect(again.stderr.isEmpty, "sent once, reported once: \(again.stderr)")
@@ -73,6 +76,22 @@ struct OfflineCommandTests {
             #expect(durable.state.clientRecordCount == 1, "every run used the same client instance")
             let matches = try jsonArray(try await league.client.run(["matches", "list", "--json"]).stdout)
             #expect(matches.map { $0["home_goals"] as? Int } == [1])
+        }
+    }
+
+    @Test("a queued edit the server refuses later is reported with names, not ids (issue 35 point 5)")
+    func queuedRefusalNamesPlayers() async throws {
+        try await withOfflineLeague { league in
+            await league.stop()
+            let queued = try await league.client.run(["matches", "add", "--home", "Alice", "--away", "Alice"])
+            #expect(queued.status == 6, "\(queued.stderr)")
+            try await league.restart()
+            let next = try await league.client.run(["players", "list"])
+            #expect(next.status == 0, "\(next.stderr)")
+            let alice = try #require(next.lines.first { $0.hasSuffix("Alice") }?.prefix(8))
+            #expect(next.stderr.contains(" (Alice vs Alice)): refused (player_on_both_sides): "), "\(next.stderr)")
+            #expect(next.stderr.contains("player \"Alice\" cannot play on both sides"), "\(next.stderr)")
+            #expect(!next.stderr.contains(String(alice)), "an id in: \(next.stderr)")
         }
     }
 }

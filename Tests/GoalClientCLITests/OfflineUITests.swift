@@ -58,7 +58,7 @@ struct OfflineUITests {
                 let next = try await league.client.run(["matches", "list"])
                 #expect(next.status == 0, "\(next.stderr)")
                 #expect(
-                    next.stderr.contains("score home +1, match \(league.match)): committed at r4"),
+                    next.stderr.contains("score home +1, match \(league.match) (Alice vs Bob)): committed at r4"),
                     "\(next.stderr)"
                 )
                 #expect(next.lines.last?.contains("1 : 0") == true, "\(next.stdout)")

@@ -76,7 +76,7 @@ struct OutputWordingTests {
         #expect(RefusalText.roleHint(for: .deletePlayer(id: Self.alice.id)).hasPrefix("this needs an admin token"))
     }
 
-    @Test("a refusal's player ids become names, match ids short ids; unknown ids stay")
+    @Test("a refusal's player ids become names, match ids short ids with players; unknown ids stay")
     func idsBecomeNames() {
         let match = Match(
             id: MatchID(),
@@ -101,7 +101,23 @@ struct OutputWordingTests {
             RefusalText.naming("player \(Self.alice.id) does not exist", in: replica)
                 == "player \"Alice\" does not exist"
         )
-        #expect(RefusalText.naming("match \(match.id) is gone", in: replica) == "match \(match.id.shortID) is gone")
+        #expect(
+            RefusalText.naming("match \(match.id) is gone", in: replica)
+                == "match \(match.id.shortID) (Alice vs Bob) is gone"
+        )
         #expect(RefusalText.naming("player \(unknown) x", in: replica) == "player \(unknown) x")
+        // The server's rules name players and matches by short id (issue 35 point 5).
+        #expect(
+            RefusalText.naming("player \(Self.alice.id.shortID) cannot play on both sides", in: replica)
+                == "player \"Alice\" cannot play on both sides"
+        )
+        #expect(
+            RefusalText.naming("another client changed home_goals of match \(match.id.shortID) since", in: replica)
+                == "another client changed home_goals of match \(match.id.shortID) (Alice vs Bob) since"
+        )
+        #expect(
+            RefusalText.naming("player \(unknown.shortID) is listed twice", in: replica)
+                == "player \(unknown.shortID) is listed twice"
+        )
     }
 }

@@ -45,6 +45,25 @@ struct RefusalWordingTests {
         }
     }
 
+    @Test("a rule's refusal names the player, not its id: Ada on both sides, Ada twice on one (issue 35 point 5)")
+    func ruleRefusalsNamePlayers() async throws {
+        try await withTestDaemon { daemon in
+            let editor = try ClientEnvironment.make(daemon, token: daemon.tokens.editor)
+            let added = try await editor.run(["players", "add", "Ada", "--json"])
+            let ada = try #require(try jsonObject(added.stdout)["player_id"] as? String)
+            #expect(try await editor.run(["players", "add", "Bea"]).status == 0)
+            let both = try await editor.run(["matches", "add", "--home", "Ada", "--away", "Ada"])
+            #expect(both.status == 1, "\(both.stderr)")
+            #expect(
+                both.stderr == "goal-client: refused (player_on_both_sides): player \"Ada\" cannot play on both sides\n"
+            )
+            let twice = try await editor.run(["matches", "add", "--home", "Ada", "--home", "Ada", "--away", "Bea"])
+            #expect(twice.status == 1, "\(twice.stderr)")
+            #expect(twice.stderr.contains("player \"Ada\" is listed twice on the home side"), "\(twice.stderr)")
+            for run in [both, twice] { #expect(!run.stderr.contains(String(ada.prefix(8))), "\(run.stderr)") }
+        }
+    }
+
     @Test("nothing listening: one line that says once that it cannot connect, and where")
     func connectionFailureSaidOnce() async throws {
         let closedPort = try ClosedPort()

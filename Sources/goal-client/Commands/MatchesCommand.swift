@@ -14,16 +14,19 @@ struct Matches: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the matches (newest first).")
+        static let configuration = CommandConfiguration(
+            abstract: "List the matches (newest first) with their dates (HH:MM today, else YYYY-MM-DD)."
+        )
         @OptionGroup var connection: ConnectionOptions
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            try await CommandSession.run(connection) { _, lookup async throws(CLIFailure) in
+            try await CommandSession.run(connection) { session, lookup async throws(CLIFailure) in
+                let dates = await session.matchDates(for: lookup.sortedMatches)
                 if output.json {
-                    Console.out(LeagueFormat.matchesJSON(lookup).text)
+                    Console.out(LeagueFormat.matchesJSON(lookup, dates: dates).text)
                 } else {
-                    LeagueFormat.matchesText(lookup).forEach(Console.out)
+                    LeagueFormat.matchesText(lookup, dates: dates).forEach(Console.out)
                 }
             }
         }

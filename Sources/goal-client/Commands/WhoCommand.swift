@@ -28,7 +28,7 @@ struct Who: AsyncParsableCommand {
                     [
                         TerminalText.escape(member.name), member.activity.kind.rawValue,
                         member.activity.matchID?.shortID ?? "-", TerminalText.escape(member.node),
-                        Self.iso(member.since),
+                        member.since.iso8601,
                     ]
                 }
                 TextTable(header: ["NAME", "STATE", "MATCH", "NODE", "SINCE"], rows: rows).lines.forEach(Console.out)
@@ -52,13 +52,9 @@ struct Who: AsyncParsableCommand {
             ("state", .string(member.activity.kind.rawValue)),
             ("match", member.activity.matchID.map { .string($0.description) } ?? .null),
             ("node", .string(member.node)),
-            ("since", .string(iso(member.since))),
+            ("since", .string(member.since.iso8601)),
             ("client_instance", .string(member.clientInstance.rawValue)),
             ("id", .string(member.id)),
         ])
-    }
-
-    static func iso(_ time: Timestamp) -> String {
-        Date(timeIntervalSince1970: Double(time.millisecondsSince1970) / 1000).ISO8601Format()
     }
 }

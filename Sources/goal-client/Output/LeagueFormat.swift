@@ -1,5 +1,7 @@
+import Foundation
 import GoalClient
 import GoalModel
+import GoalViewModels
 
 /// How goal-client shows players, matches and rankings: human tables and `--json` documents. Pure functions;
 /// every name from the server is escaped here, before it can reach a terminal.
@@ -39,30 +41,37 @@ enum LeagueFormat {
     }
 
     /// The matches table, or a sentence when there are none.
-    static func matchesText(_ lookup: LeagueLookup) -> [String] {
+    /// - Parameters:
+    ///   - dates: When each match was created, as far as known (`MatchDates`, the match list's source in the UI).
+    ///   - now: Today, for the date column (`HH:MM` today, else `YYYY-MM-DD`).
+    static func matchesText(_ lookup: LeagueLookup, dates: MatchDates = MatchDates(), now: Date = Date()) -> [String] {
         guard !lookup.replica.matches.isEmpty else {
             return ["no matches yet; add one with goal-client matches add --home PLAYER --away PLAYER --score 0:0"]
         }
-        return matchesTable(lookup)
+        return matchesTable(lookup, dates: dates, now: now)
     }
 
-    /// How a match is named in a message: `3f2a9c1e (Alice, Bob vs Carol)`.
+    /// How a match is named in a message: `3f2a9c1e (Alice, Bob vs Carol)` (`EntityNaming.matchLabel`).
     static func matchLabel(_ match: Match, _ lookup: LeagueLookup) -> String {
-        "\(match.id.shortID) (\(side(match.homePlayers, lookup)) vs \(side(match.awayPlayers, lookup)))"
+        TerminalText.escape(EntityNaming.matchLabel(match, in: lookup.replica))
     }
 
-    static func matchesTable(_ lookup: LeagueLookup) -> [String] {
-        var table = TextTable(header: ["ID", "HOME", "SCORE", "AWAY"])
+    /// `ID  PLAYED  HOME  SCORE  AWAY`, newest first; PLAYED is the date as the UI's match list shows it
+    /// (`ChangesetLine.day`), `—` when the server's log no longer reaches back to the match's creation.
+    static func matchesTable(_ lookup: LeagueLookup, dates: MatchDates, now: Date) -> [String] {
+        var table = TextTable(header: ["ID", "PLAYED", "HOME", "SCORE", "AWAY"])
         table.rows = lookup.sortedMatches.map { match in
             [
-                match.id.shortID, side(match.homePlayers, lookup), "\(match.homeGoals) : \(match.awayGoals)",
+                match.id.shortID, dates[match.id].map { ChangesetLine.day($0, now: now) } ?? "—",
+                side(match.homePlayers, lookup), "\(match.homeGoals) : \(match.awayGoals)",
                 side(match.awayPlayers, lookup),
             ]
         }
         return table.lines
     }
 
-    static func matchJSON(_ match: Match, _ lookup: LeagueLookup) -> JSONValue {
+    /// One match for scripts; `created_at` is its creation time in ISO 8601 UTC, or null when unknown.
+    static func matchJSON(_ match: Match, _ lookup: LeagueLookup, created: Timestamp?) -> JSONValue {
         func names(_ ids: [PlayerID]) -> JSONValue {
             .array(ids.map { id in lookup.replica.players[id].map { .string($0.name) } ?? .null })
         }
@@ -74,13 +83,14 @@ enum LeagueFormat {
             ("away_names", names(match.awayPlayers)),
             ("home_goals", .int(match.homeGoals)),
             ("away_goals", .int(match.awayGoals)),
+            ("created_at", created.map { .string($0.iso8601) } ?? .null),
             ("created_revision", .uint(match.created.revision)),
             ("revision", .uint(match.revision)),
         ])
     }
 
-    static func matchesJSON(_ lookup: LeagueLookup) -> JSONValue {
-        .array(lookup.sortedMatches.map { matchJSON($0, lookup) })
+    static func matchesJSON(_ lookup: LeagueLookup, dates: MatchDates = MatchDates()) -> JSONValue {
+        .array(lookup.sortedMatches.map { matchJSON($0, lookup, created: dates[$0.id]) })
     }
 
     // MARK: Rankings

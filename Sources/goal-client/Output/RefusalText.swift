@@ -1,6 +1,7 @@
 import Foundation
 import GoalClient
 import GoalModel
+import GoalViewModels
 
 /// How goal-client words a refused mutation for people: the role a refusal names is the role the action needs
 /// (`Role.permits`, the server's own rule), and ids in the server's message are shown as names. Pure functions.
@@ -16,16 +17,9 @@ enum RefusalText {
         return "this needs an \(role) token; ask an admin for one (goald token create --name NAME --role \(role))"
     }
 
-    /// `message` with every player id the replica knows written as the player's quoted name, and every match id as
-    /// its short id; escaped for the terminal.
+    /// `message` with every player and match the replica knows named as people name them (a player's quoted name,
+    /// a match's `3f2a9c1e (Ada vs Bea)`; full or short ids, `EntityNaming`), escaped for the terminal.
     static func naming(_ message: String, in replica: ReplicaState) -> String {
-        var text = message
-        for player in replica.players.values where text.contains(player.id.description) {
-            text = text.replacingOccurrences(of: player.id.description, with: "\"\(player.name)\"")
-        }
-        for match in replica.matches.values where text.contains(match.id.description) {
-            text = text.replacingOccurrences(of: match.id.description, with: match.id.shortID)
-        }
-        return TerminalText.escape(text)
+        TerminalText.escape(EntityNaming.naming(message, in: replica))
     }
 }

@@ -3,6 +3,7 @@ import GoalClient
 import GoalCommandLine
 import GoalModel
 import GoalReactive
+import GoalViewModels
 
 /// Edits an earlier goal-client run queued (the server was unreachable, or its answer never came) and this run's
 /// client restored: they are sent first, with their original ids, and each outcome is reported on standard error.
@@ -17,7 +18,8 @@ enum QueuedEdits {
         let deadline = Date().addingTimeInterval(window)
         for entry in restored {
             let outcome = await answer(entry, until: deadline)
-            Console.error("goal-client: queued \(describe(entry.mutation, in: client.replica.value)): \(text(outcome))")
+            let replica = client.replica.value
+            Console.error("goal-client: queued \(describe(entry.mutation, in: replica)): \(text(outcome, replica))")
         }
     }
 
@@ -36,20 +38,22 @@ enum QueuedEdits {
         }
     }
 
-    private static func text(_ outcome: Result<MutationAck, MutationError>?) -> String {
+    /// The outcome for people; players and matches a refusal names by id are named from `replica`.
+    private static func text(_ outcome: Result<MutationAck, MutationError>?, _ replica: ReplicaState) -> String {
         switch outcome {
         case .success(let ack): LeagueFormat.ackText(ack)
         case .failure(let error):
             if let rejection = error.rejection {
-                "refused (\(rejection.code.rawValue)): \(TerminalText.escape(rejection.message))"
+                "refused (\(rejection.code.rawValue)): \(RefusalText.naming(rejection.message, in: replica))"
             } else {
-                TerminalText.escape(error.description)
+                RefusalText.naming(error.description, in: replica)
             }
         case nil: "no answer yet; it stays queued and the next run sends it again (same id)"
         }
     }
 
-    /// "edit 3f2c…#4 (score home +1, match 3f2a9c1e)": what a queued mutation does, for people.
+    /// "edit 3f2c…#4 (score home +1, match 3f2a9c1e (Alice vs Bob))": what a queued mutation does, for people; a
+    /// match reads as everywhere else (`EntityNaming.matchLabel`: short id and players).
     static func describe(_ mutation: Mutation, in replica: ReplicaState) -> String {
         let what: String
         switch mutation.action {
@@ -57,16 +61,23 @@ enum QueuedEdits {
         case .renamePlayer(let id, let name):
             what = "rename player \(playerName(id, replica)) to \(TerminalText.escape(name))"
         case .deletePlayer(let id): what = "delete player \(playerName(id, replica))"
-        case .createMatch(let id, _, _, _, _): what = "add match \(id.shortID)"
-        case .updateMatch(let id, _): what = "edit match \(id.shortID)"
+        case .createMatch(let id, let home, let away, _, _):
+            let label = EntityNaming.matchLabel(id, homePlayers: home, awayPlayers: away, in: replica)
+            what = "add match \(TerminalText.escape(label))"
+        case .updateMatch(let id, _): what = "edit match \(matchLabel(id, replica))"
         case .adjustGoals(let id, let side, let delta):
-            what = "score \(side.rawValue) \(delta > 0 ? "+" : "")\(delta), match \(id.shortID)"
-        case .deleteMatch(let id): what = "delete match \(id.shortID)"
+            what = "score \(side.rawValue) \(delta > 0 ? "+" : "")\(delta), match \(matchLabel(id, replica))"
+        case .deleteMatch(let id): what = "delete match \(matchLabel(id, replica))"
         }
         return "edit \(mutation.id) (\(what))"
     }
 
     private static func playerName(_ id: PlayerID, _ replica: ReplicaState) -> String {
         replica.players[id].map { TerminalText.escape($0.name) } ?? id.shortID
+    }
+
+    /// `3f2a9c1e (Alice vs Bob)`, or the short id alone for a match the replica no longer holds.
+    private static func matchLabel(_ id: MatchID, _ replica: ReplicaState) -> String {
+        replica.matches[id].map { TerminalText.escape(EntityNaming.matchLabel($0, in: replica)) } ?? id.shortID
     }
 }

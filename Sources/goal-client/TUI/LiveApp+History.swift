@@ -40,16 +40,21 @@ extension LiveApp {
         }
     }
 
+    /// The entry rows the pane shows at once (its height less the title and the footer): a page's `limit`.
+    var historyRows: Int {
+        let bodyHeight = max(Terminal.size.rows - Self.chromeRows, 1)
+        return max(min(Self.historyPaneHeight, bodyHeight / 2) - 2, 1)
+    }
+
     private func load(_ entity: EntityRef) {
         let client = store.client
-        let limit = Self.historyPaneHeight - 2
-        client.history(HistoryRequest(entity: entity, limit: limit)).observe(on: QueueScheduler.main)
+        client.history(HistoryRequest(entity: entity, limit: historyRows)).observe(on: QueueScheduler.main)
             .startWithResult { [weak self] result in
                 MainActor.assumeIsolated {
                     guard let self, self.historyPane?.entity == entity else { return }
                     switch result {
                     case .success(let page):
-                        self.historyPane?.content = .loaded(page)
+                        self.historyPane?.append(page)
                         self.loadDate(entity, page: page)
                     case .failure(let error):
                         self.historyPane?.content = .failed(error.description)
@@ -57,6 +62,33 @@ extension LiveApp {
                     self.setNeedsDisplay()
                 }
             }
+    }
+
+    /// `]` (older) and `[` (newer) while the pane is open: shows the next page of entries, asking the server for
+    /// the next older page (the last one's `next_before`) once the loaded entries run out.
+    func pageHistory(older: Bool) {
+        guard let entity = historyPane?.entity else { return }
+        let rows = historyRows
+        defer { setNeedsDisplay() }
+        guard let request = historyPane?.page(older: older, rows: rows) else { return }
+        store.client.history(request).observe(on: QueueScheduler.main).startWithResult { [weak self] result in
+            MainActor.assumeIsolated {
+                guard let self, self.historyPane?.entity == entity else { return }
+                switch result {
+                case .success(let page):
+                    self.historyPane?.appendOlder(page, rows: rows)
+                    if self.historyPane?.played == nil,
+                        let created = page.entries.first(where: { $0.change == .created })
+                    {
+                        self.historyPane?.played = created.time
+                    }
+                case .failure(let error):
+                    self.historyPane?.loadingOlder = false
+                    self.historyPane?.olderFailure = error.description
+                }
+                self.setNeedsDisplay()
+            }
+        }
     }
 
     /// A match's date: from the page when it reaches the creation, or the match list's row when it knows it, else

@@ -94,9 +94,18 @@ extension LiveApp {
         case .right where tab == .matches: scoringSide = .away
         case .character("?"): mode = .help
         case .character("h"): toggleHistory()
-        case .character("r"):
-            // Not live: reconnect now (skip the countdown, or start a stopped client) before refreshing.
+        case .character("c"):
+            // Not live: reconnect now (skip the countdown, or start a stopped client). Live: nothing to do.
             if connection.isStale.value { connection.reconnectNow() }
+        case .character("]") where historyPane != nil: pageHistory(older: true)
+        case .character("[") where historyPane != nil: pageHistory(older: false)
+        case .character("r"):
+            // Refresh only. While not live a refresh would reconnect (GoalClient.refresh skips the wait): that is
+            // c's job, so r says so instead.
+            guard !connection.isStale.value else {
+                show(alert: "not connected, so nothing to refresh: c reconnects now")
+                return
+            }
             switch tab {
             case .matches: matches.refreshObserver.send(value: ())
             case .rankings: rankings.refreshObserver.send(value: ())

@@ -7,8 +7,15 @@ import GoalViewModels
 /// Drawing: the frame is a function of the view models' outputs and the UI state; `ScreenRenderer` writes only
 /// the lines that changed. Everything from the server is escaped here.
 extension LiveApp {
-    static let keyHints =
-        "enter open  n new  d del  +/- goal  ←/→ side  p player  h history  r refresh  ? keys  q quit"
+    /// The key line under each tab's list: the keys that act on that tab (`?` lists them all). Each fits in 80
+    /// columns.
+    static func keyHints(_ tab: Tab) -> String {
+        switch tab {
+        case .matches: "enter edit  n new  d del  +/- ←→ score  h history  r refresh  ? keys  q quit"
+        case .rankings: "enter player  n new match  p new player  h history  r refresh  ? keys  q quit"
+        case .players: "enter/e rename  p new  d del  h history  r refresh  ? keys  q quit"
+        }
+    }
     /// Lines that are not the list: tab bar, banner, prompt, status.
     static let chromeRows = 4
 
@@ -87,7 +94,7 @@ extension LiveApp {
         case .edit:
             return ScreenLine(" ↑/↓ field  enter pick players  +/- goals  s save  esc cancel", .dim)
         default:
-            return ScreenLine(" " + Self.keyHints, .dim)
+            return ScreenLine(" " + Self.keyHints(tab), .dim)
         }
     }
 
@@ -103,7 +110,7 @@ extension LiveApp {
             }
         var line = ScreenLine(" \(connection.marker.value) ", style)
         line.append(" \(TerminalText.escape(connection.summary.value))", .bold)
-        if connection.isStale.value { line.append("  r: reconnect now", .dim) }
+        if connection.isStale.value { line.append("  c: reconnect now", .dim) }
         let pending = connection.pendingCount.value
         if pending > 0 { line.append("  \(pending) pending", .pending) }
         line.append("  \(connection.revisionText.value)  \(TerminalText.escape(connection.server))")
@@ -115,26 +122,22 @@ extension LiveApp {
         return line
     }
 
+    /// Every key, in at most 20 lines (a 24-row terminal's body), so "Any key closes this help." stays on screen.
     private func helpLines() -> [ScreenLine] {
         [
             ScreenLine(" Keys", .bold),
             ScreenLine("  tab / 1 2 3     switch tabs (Matches · Rankings · Players)"),
-            ScreenLine("  ↑ ↓  k j        select a row"),
-            ScreenLine("  PgUp PgDn       a page up or down"),
-            ScreenLine("  Home End  g G   first or last row"),
-            ScreenLine("  enter           open the selected row (edit a match; a ranking's player)"),
+            ScreenLine("  ↑ ↓  k j        select a row (PgUp PgDn a page; Home End, g G first or last)"),
+            ScreenLine("  enter           open: edit a match · a ranking's player · rename a player"),
             ScreenLine("  n               new match (pick players, set the score, s saves)"),
-            ScreenLine("  e               edit the selected match"),
-            ScreenLine("  d               delete the selected match (asks first)"),
-            ScreenLine("  + -             add or take a goal on the selected match"),
-            ScreenLine("  ← →             choose the side + and - score (home / away)"),
+            ScreenLine("  e               edit the selected match; on Players, rename the player"),
+            ScreenLine("  d               delete the selected match, or (admin) player; asks first"),
+            ScreenLine("  + -   ← →       a goal more or less on the selected match; the side to score"),
             ScreenLine("  p               add a player"),
-            ScreenLine("  e  enter        (Players) rename the selected player"),
-            ScreenLine("  d               (Players) delete the selected player (admin; asks first)"),
-            ScreenLine("  h               history of the selected row (who changed what; a match's date)"),
-            ScreenLine("  r               refresh; reconnect now while reconnecting or stopped"),
-            ScreenLine("  Ctrl-Z          suspend (fg resumes)"),
-            ScreenLine("  q  Ctrl-C       quit"),
+            ScreenLine("  h  ] [          history of the selected row (its date); ] older, [ newer"),
+            ScreenLine("  r               refresh the list"),
+            ScreenLine("  c               reconnect now while reconnecting or stopped (no countdown)"),
+            ScreenLine("  Ctrl-Z          suspend (fg resumes)     q  Ctrl-C   quit"),
             ScreenLine(),
             ScreenLine("  * marks edits not yet confirmed by the server (a pending goal shows the score"),
             ScreenLine("    it will have); highlighted rows were just changed by someone else; dim rows"),
