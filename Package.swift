@@ -302,6 +302,8 @@ let package = Package(
                 "GoalTestSlots",
                 "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalClientSQLite",
                 "GoalTransport", "GoalViewModels", "GoalCommandLine",
+                // ReadmeWalkthroughTests run README's commands with the built goald and goal-load.
+                "goald", "goal-load",
                 // BrowserTests speak WebDriver to chromedriver over plain HTTP on 127.0.0.1 (NIOHTTP1: Foundation's
                 // URLSession on Linux rejects chromedriver's `Content-Length:250` header without a space), and pin
                 // the test server's key in Chromium (SHA-256 of its SPKI: Crypto).

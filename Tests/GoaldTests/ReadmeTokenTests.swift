@@ -12,10 +12,13 @@ struct ReadmeTokenTests {
         return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     }
 
-    @Test("every literal GOAL_TOKEN= example has the real format and does not start with '-'")
+    @Test("every example token (GOAL_TOKEN=…, \"such as\") has the real format and does not start with '-'")
     func exampleTokens() throws {
         let text = try Self.readme()
-        let literals = text.components(separatedBy: "GOAL_TOKEN=").dropFirst().map { rest in
+        let shown =
+            text.components(separatedBy: "GOAL_TOKEN=").dropFirst()
+            + text.components(separatedBy: "such as `").dropFirst()
+        let literals = shown.map { rest in
             String(rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "…" })
         }
         .filter { !$0.isEmpty }
@@ -30,7 +33,7 @@ struct ReadmeTokenTests {
     func walkthroughStateDirectory() throws {
         let text = try Self.readme()
         #expect(text.contains("goald serve --state-dir /tmp/league"))
-        let creates = text.components(separatedBy: "\n").filter { $0.hasPrefix(".build/debug/goald token create") }
+        let creates = text.components(separatedBy: "\n").filter { $0.contains(".build/debug/goald token create") }
         #expect(!creates.isEmpty)
         #expect(creates.allSatisfy { $0.contains("--state-dir /tmp/league") }, "\(creates)")
     }
