@@ -101,12 +101,32 @@ export class League {
     return Array.from(this.matches.values()).sort((a, b) => b.created.rev - a.created.rev);
   }
 
-  /** The server's message with player ids as quoted names and match ids as short ids (as goal-client does). */
+  /**
+   * The server's message with every id of a player or match the page knows written as people name them, as
+   * goal-client does (EntityNaming): a player as its quoted name, a match as its short id and its players
+   * (`3f2a9c1e (Ada vs Béa)`); a full id anywhere, a short id (8 hex digits) after "player " or "match ", the form
+   * the server's rules use. Ids the page does not know stay as they are.
+   */
   naming(message) {
-    let text = message;
-    for (const player of this.players.values()) text = text.split(player.id).join(`"${player.name}"`);
-    for (const match of this.matches.values()) text = text.split(match.id).join(match.id.slice(0, 8));
-    return text;
+    const id = /\b(?:(player|match) )?([0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9a-f]{8})(?![0-9a-f-])/g;
+    return message.replace(id, (whole, kind, text) => {
+      const prefix = kind ? `${kind} ` : "";
+      const unique = (map) => {
+        const found = Array.from(map.values()).filter((entity) => entity.id.startsWith(text));
+        return found.length === 1 ? found[0] : undefined;
+      };
+      const player = text.length > 8 ? this.players.get(text) : kind === "player" ? unique(this.players) : undefined;
+      if (player) return `${prefix}"${player.name}"`;
+      const match = text.length > 8 ? this.matches.get(text) : kind === "match" ? unique(this.matches) : undefined;
+      if (match) return prefix + this.matchLabel(match);
+      return whole;
+    });
+  }
+
+  /** A match as messages name it: `3f2a9c1e (Ada, Bo vs Cy)` (a player the page lacks shows its short id). */
+  matchLabel(match) {
+    const side = (ids) => ids.map((id) => (this.players.has(id) ? this.players.get(id).name : id.slice(0, 8)));
+    return `${match.id.slice(0, 8)} (${side(match.home_players).join(", ")} vs ${side(match.away_players).join(", ")})`;
   }
 }
 

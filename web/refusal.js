@@ -1,6 +1,6 @@
 // A refused mutation in goal-client's words (GoalViewModels' MutationError.alertMessage and ConflictAlert): a
 // conflict says which fields someone else changed and what they hold now; an unauthorized refusal says what to do;
-// anything else is "refused (code): message", with player ids shown as quoted names and match ids as short ids.
+// anything else is "refused (code): message", with players and matches named as people name them (League.naming).
 
 /** "home_goals" → "home goals". */
 function label(field) {

@@ -265,7 +265,8 @@ struct BrowserTests {
                 #expect(verdicts == "true true true true false")
 
                 // PROTOCOL.md's conflict and player_in_use examples, over its league (Ada, Béa, one match), and
-                // three more: an id in a message, unauthorized, a conflict on two fields.
+                // five more: ids in a message (full, and short after "player "/"match "), unauthorized, a conflict on
+                // two fields.
                 let wording = try await page.session.run(
                     """
                     return Promise.all([import('/web/league.js'), import('/web/refusal.js')]).then(([l, r]) => {
@@ -275,6 +276,10 @@ struct BrowserTests {
                       const ada = '6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b', bea = '0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b';
                       const match = Array.from(league.matches.values())[0];
                       rejections.push({ code: 'unknown_player', fields: [], message: ada + ' is not ' + match.id });
+                      rejections.push({ code: 'player_on_both_sides', fields: [],
+                        message: 'player ' + ada.slice(0, 8) + ' cannot play on both sides' });
+                      rejections.push({ code: 'goals_out_of_range', fields: [],
+                        message: 'match ' + match.id.slice(0, 8) + ' has 0 home goals; 7e3d2c1b stays an id' });
                       rejections.push({ code: 'unauthorized', fields: [], message: 'vera is a viewer' });
                       rejections.push({ code: 'conflict', fields: ['away_players', 'home_goals'],
                         current: Object.assign({ kind: 'match' }, match, { away_players: [bea, ada] }) });
@@ -289,7 +294,9 @@ struct BrowserTests {
                         "Someone else changed home goals while you were editing. Now: home goals: 1.",
                         "refused (player_in_use): Béa plays in 1 match",
                         "refused (invalid): mutate.home_goals: expected an integer; found a fraction",
-                        "refused (unknown_player): \"Ada\" is not c4a7e2f1",
+                        "refused (unknown_player): \"Ada\" is not c4a7e2f1 (Ada vs Béa)",
+                        "refused (player_on_both_sides): player \"Ada\" cannot play on both sides",
+                        "refused (goals_out_of_range): match c4a7e2f1 (Ada vs Béa) has 0 home goals; 7e3d2c1b stays an id",
                         "refused (unauthorized): vera is a viewer; ask an admin for an editor token",
                         "Someone else changed away players and home goals while you were editing. Now: away players: "
                             + "Béa, Ada; home goals: 1.",
