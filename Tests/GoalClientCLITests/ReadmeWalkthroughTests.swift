@@ -13,11 +13,7 @@ import Testing
     .slotted
 )
 struct ReadmeWalkthroughTests {
-    static func readme() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    }
+    static func readme() throws -> String { try RepositoryFiles.text("README.md") }
 
     @Test("which blocks run: every shell block but those whose marker says why not")
     func plan() throws {

@@ -6,16 +6,10 @@ import Testing
 
 @Suite("REST: the HTTP API's JSON shapes (docs/HTTP.md)", .slotted)
 struct RESTCodingTests {
-    private func league() -> (LeagueState, PlayerID, PlayerID) {
+    /// The league `actions` make, applied in order through the real conflict engine.
+    private func applying(_ actions: [MutationAction]) -> LeagueState {
         var state = LeagueState()
-        let ada = PlayerID()
-        let bob = PlayerID()
         let instance = ClientInstanceID.random()
-        let actions: [MutationAction] = [
-            .createPlayer(id: ada, name: "Ada \"A\""),
-            .createPlayer(id: bob, name: "Bob"),
-            .createMatch(id: MatchID(), homePlayers: [ada], awayPlayers: [bob], homeGoals: 2, awayGoals: 1),
-        ]
         for (index, action) in actions.enumerated() {
             let mutation = Mutation(
                 id: MutationID(instance: instance, seq: UInt64(index + 1)),
@@ -24,6 +18,17 @@ struct RESTCodingTests {
             )
             _ = ConflictEngine.apply(mutation, author: "test", to: &state)
         }
+        return state
+    }
+
+    private func league() -> (LeagueState, PlayerID, PlayerID) {
+        let ada = PlayerID()
+        let bob = PlayerID()
+        let state = applying([
+            .createPlayer(id: ada, name: "Ada \"A\""),
+            .createPlayer(id: bob, name: "Bob"),
+            .createMatch(id: MatchID(), homePlayers: [ada], awayPlayers: [bob], homeGoals: 2, awayGoals: 1),
+        ])
         return (state, ada, bob)
     }
 
@@ -74,7 +79,6 @@ struct RESTCodingTests {
     /// Ratings of the players of a league built from `(home, away, homeGoals, awayGoals)` results, as GET
     /// /api/v1/rankings writes them.
     private func ratings(players: Int, _ results: [(Int, Int, Int, Int)]) -> [String] {
-        var state = LeagueState()
         let ids = (0..<players).map { _ in PlayerID() }
         var actions = ids.enumerated().map { MutationAction.createPlayer(id: $1, name: "p\($0)") }
         for (home, away, homeGoals, awayGoals) in results {
@@ -88,16 +92,7 @@ struct RESTCodingTests {
                 )
             )
         }
-        let instance = ClientInstanceID.random()
-        for (index, action) in actions.enumerated() {
-            let mutation = Mutation(
-                id: MutationID(instance: instance, seq: UInt64(index + 1)),
-                base: state.revision,
-                action: action
-            )
-            _ = ConflictEngine.apply(mutation, author: "test", to: &state)
-        }
-        let text = String(decoding: RESTEncoding.rankings(state), as: UTF8.self)
+        let text = String(decoding: RESTEncoding.rankings(applying(actions)), as: UTF8.self)
         return text.split(separator: #""rating":"#).dropFirst().map { String($0.prefix { $0 != "}" }) }
     }
 

@@ -1,16 +1,12 @@
 import Foundation
 import GoalServer
 import GoalTestSlots
+import GoalTestSupport
 import Testing
 
 @Suite("README's walkthrough matches goald's tokens (issue 16 point 11)", .slotted)
 struct ReadmeTokenTests {
-    /// README.md at the repository root (this file is Tests/GoaldTests/…).
-    static func readme() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    }
+    static func readme() throws -> String { try RepositoryFiles.text("README.md") }
 
     @Test("every example token (GOAL_TOKEN=…, \"such as\") has the real format and does not start with '-'")
     func exampleTokens() throws {
