@@ -1,22 +1,24 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// Settings every target of ours shares: Swift 6 mode plus the upcoming features HOUSE-STYLE asks for.
+/// Settings every target of ours shares: Swift 6 mode plus upcoming features that make code say what it means:
+/// `any` on existentials, only declared imports' members visible, imports internal unless marked public.
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// NIO, TLS and WebSocket products: only GoalServer, GoalTransport, the test support and executables use them.
-let nioProducts: [Target.Dependency] = [
-    .product(name: "NIOCore", package: "swift-nio"),
-    .product(name: "NIOPosix", package: "swift-nio"),
-    .product(name: "NIOHTTP1", package: "swift-nio"),
-    .product(name: "NIOWebSocket", package: "swift-nio"),
-    .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-    .product(name: "NIOSSL", package: "swift-nio-ssl"),
-]
+/// swift-nio's products named (each target declares exactly the ones it imports: .ci/check-imports).
+func nio(_ names: String...) -> [Target.Dependency] {
+    names.map { .product(name: $0, package: "swift-nio") }
+}
+
+/// NIO, TLS and WebSocket products: the targets that use all of them (GoalServer, GoalTransport, the test support).
+let nioProducts: [Target.Dependency] =
+    nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket", "NIOConcurrencyHelpers") + [
+        .product(name: "NIOSSL", package: "swift-nio-ssl")
+    ]
 
 let package = Package(
     name: "goald",
@@ -51,7 +53,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
-        // Latency histograms for goal-load only (HOUSE-STYLE: load-test dependencies stay out of the core graph).
+        // Latency histograms for goal-load only (load-test dependencies stay out of the core graph).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // Already resolved through swift-configuration's YAML trait; named here so GoalServerTests can read
@@ -61,7 +63,8 @@ let package = Package(
     targets: [
         // The package's lock for shared state off the event loops: one the thread sanitizer sees (LockedValue.swift).
         .target(name: "GoalLocking", swiftSettings: strictSettings),
-        // Pure domain: no IO, no async, no encoding (GoalWire owns the wire). Imports point down only (DESIGN.md "Layout").
+        // Pure domain: no IO, no async, no encoding (GoalWire owns the wire). Imports point down only
+        // (docs/ARCHITECTURE.md "Modules and their imports").
         .target(
             name: "GoalModel",
             dependencies: [.product(name: "HashTreeCollections", package: "swift-collections")],
@@ -94,7 +97,8 @@ let package = Package(
                 "GoalModel", "GoalWire", "GoalStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ] + nioProducts,
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ] + nio("NIOCore", "NIOPosix", "NIOConcurrencyHelpers"),
             swiftSettings: strictSettings
         ),
         // RFC 7692 permessage-deflate for both ends of the stream: negotiation, one-message deflate and inflate
@@ -116,7 +120,7 @@ let package = Package(
                 "GoalModel", "GoalWire", "GoalStore", "GoalDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -155,7 +159,7 @@ let package = Package(
         // SwiftGoal's view models over GoalClient's LeagueStore. No NIO.
         .target(
             name: "GoalViewModels",
-            dependencies: ["GoalModel", "GoalReactive", "GoalClient"],
+            dependencies: ["GoalModel", "GoalWire", "GoalReactive", "GoalClient"],
             swiftSettings: strictSettings
         ),
         // Used by tests only: in-process daemons on port 0, test certificates, raw WebSocket clients.
@@ -169,6 +173,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
             ] + nioProducts,
             swiftSettings: strictSettings
         ),
@@ -188,13 +193,14 @@ let package = Package(
             name: "goald",
             dependencies: [
                 "GoalLocking",
-                "GoalServer", "GoalStore", "GoalModel", "GoalPostgres", "GoalCommandLine",
+                "GoalServer", "GoalStore", "GoalModel", "GoalWire", "GoalPostgres", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             // Optimized like everything else. (Swift 6.3.1's optimizer crashed splitting async commands that had the
             // typed-throws configuration loader inlined; `CommandContext.configuration` is `@inline(never)` for it.)
@@ -220,14 +226,17 @@ let package = Package(
                 "GoalLocking",
                 "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ] + nioProducts,
+            ] + nio("NIOCore", "NIOPosix"),
             swiftSettings: strictSettings
         ),
 
         .testTarget(name: "GoalModelTests", dependencies: ["GoalTestSlots", "GoalModel", "GoalWire"], swiftSettings: strictSettings),
-        .testTarget(name: "GoalWireTests", dependencies: ["GoalTestSlots", "GoalWire", "GoalModel"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GoalWireTests",
+            dependencies: ["GoalTestSlots", "GoalWire", "GoalModel", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "GoalDeflateTests",
             dependencies: [
@@ -246,8 +255,7 @@ let package = Package(
                 "GoalTestSlots",
                 "GoalStore", "GoalModel", "GoalWire", "GoalPostgres", "GoalTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
+            ] + nio("NIOConcurrencyHelpers"),
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -255,11 +263,11 @@ let package = Package(
             dependencies: [
                 "GoalTestSlots",
                 "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres", "GoalDeflate",
+                "GoalTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Yams", package: "Yams"),
-            ] + nioProducts,
+            ] + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket", "NIOConcurrencyHelpers", "NIOEmbedded"),
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -274,7 +282,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GoalTransportTests",
-            dependencies: ["GoalTestSlots", "GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate"] + nioProducts,
+            dependencies: ["GoalTestSlots", "GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate"]
+                + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket")
+                + [.product(name: "NIOSSL", package: "swift-nio-ssl")],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -291,8 +301,14 @@ let package = Package(
             name: "GoaldTests",
             dependencies: [
                 "GoalTestSlots",
-                "goald", "GoalServer", "GoalStore", "GoalTestSupport", "GoalPostgres", "GoalCommandLine",
+                "goald", "GoalServer", "GoalStore", "GoalTestSupport", "GoalPostgres", "GoalCommandLine", "GoalModel",
+                "GoalWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strictSettings
         ),
@@ -300,15 +316,16 @@ let package = Package(
             name: "GoalClientCLITests",
             dependencies: [
                 "GoalTestSlots",
-                "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalClientSQLite",
-                "GoalTransport", "GoalViewModels", "GoalCommandLine",
+                "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalModel", "GoalWire",
+                "GoalTransport", "GoalCommandLine",
                 // ReadmeWalkthroughTests run README's commands with the built goald and goal-load.
                 "goald", "goal-load",
                 // BrowserTests speak WebDriver to chromedriver over plain HTTP on 127.0.0.1 (NIOHTTP1: Foundation's
                 // URLSession on Linux rejects chromedriver's `Content-Length:250` header without a space), and pin
                 // the test server's key in Chromium (SHA-256 of its SPKI: Crypto).
                 .product(name: "Crypto", package: "swift-crypto"),
-            ] + nioProducts,
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ] + nio("NIOCore", "NIOPosix", "NIOHTTP1"),
             swiftSettings: strictSettings
         ),
         .testTarget(

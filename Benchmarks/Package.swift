@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Micro-benchmarks live in their own package so their tooling stays out of the core graph (HOUSE-STYLE §1).
+// Micro-benchmarks live in their own package so their tooling stays out of the core graph.
 // Run: swift run -c release --package-path Benchmarks goal-microbench --help
 let package = Package(
     name: "goald-benchmarks",

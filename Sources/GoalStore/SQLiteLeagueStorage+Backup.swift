@@ -31,6 +31,7 @@ extension SQLiteLeagueStorage {
                 try pool.unsafeRead { db in try db.execute(sql: "VACUUM INTO ?", arguments: [destination]) }
             }
         } catch {
+            // Best effort: a partial copy is removed if it exists; the backup's own error is the one thrown.
             try? DatabaseFile.remove(destination)
             throw error
         }
@@ -50,6 +51,7 @@ extension SQLiteLeagueStorage {
         let parts: LeagueParts
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Closing a read-only check connection cannot lose anything; its result (or error) is already decided.
             defer { try? queue.close() }
             parts = try queue.read { db in
                 let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")

@@ -1,3 +1,5 @@
+import GoalWire
+
 /// Where a goald listens: host, port and the WebSocket path, parsed from `wss://host[:port][/path]`.
 ///
 /// TLS is always on, so only `wss://` is accepted; `ws://` is refused with a message saying so. The port defaults to
@@ -8,7 +10,7 @@ public struct ServerEndpoint: Sendable, Hashable, CustomStringConvertible {
     /// The port goald listens on when the URL names none.
     public static let defaultPort = 7443
     /// The WebSocket path goald serves when the URL names none.
-    public static let defaultPath = "/v1/stream"
+    public static let defaultPath = WireProtocol.path
 
     /// The host name (lowercased) or IP literal, without brackets.
     public var host: String

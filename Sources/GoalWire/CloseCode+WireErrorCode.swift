@@ -1,4 +1,5 @@
-// The one place that maps protocol errors to close codes (HOUSE-STYLE §2 GoalWire).
+// The one place that maps protocol errors to close codes: keep every such mapping in this extension
+// (docs/PROTOCOL.md §7, "Error codes", lists them).
 
 extension WireErrorCode {
     /// The close code that follows an `error` with this code.

@@ -5,8 +5,8 @@ import GoalCommandLine
 /// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
 /// `history`, `status`, `who`, `tail` and `login` for people and scripts.
 ///
-/// Exit codes (DESIGN.md): 0 ok, 1 refused, 2 usage, 3 cannot connect or TLS, 4 unauthorized, 5 outcome unknown,
-/// 6 queued (server unreachable; the edit waits in the persisted outbox).
+/// Exit codes (docs/RULES.md "Exit codes"): 0 ok, 1 refused, 2 usage, 3 cannot connect or TLS, 4 unauthorized,
+/// 5 outcome unknown, 6 queued (server unreachable; the edit waits in the persisted outbox).
 /// `main()` maps `CLIFailure` and argument errors to them; every failure prints what went wrong and what to do.
 @main
 struct GoalClientCommand: AsyncParsableCommand {
@@ -40,7 +40,7 @@ struct GoalClientCommand: AsyncParsableCommand {
         defaultSubcommand: Live.self
     )
 
-    /// Parses, runs, and exits with the code of DESIGN.md.
+    /// Parses, runs, and exits with the code docs/RULES.md "Exit codes" gives.
     static func main() async {
         Console.ignoreBrokenPipe()
         if let problem = ArgumentEncoding.problem() {

@@ -41,6 +41,7 @@ extension LoadOptions {
         }
         let token: String
         if let tokenFile {
+            // Any reading error is the usage failure thrown below, naming the file.
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 throw .usage("cannot read the token file \(tokenFile)")
             }

@@ -12,6 +12,7 @@ extension LoadRunner {
                     oldestPending += 1
                 }
                 if index + 1 - oldestPending < configuration.connectConcurrency { break }
+                // Cancellation ends the run at the next check; the pause itself has nothing to report.
                 try? await Task.sleep(for: .milliseconds(5))
             }
             if index > 0, index % 1_000 == 0 { progress("connecting: \(index)/\(subscribers.count) subscribers") }

@@ -47,6 +47,7 @@ extension LoadRunner {
         var churnResumes = 0
         let deadline = start.time + UInt64(shape.duration * 1e9)
         while MonotonicClock.nanoseconds() < deadline {
+            // Cancellation ends the run at the deadline check; the pause itself has nothing to report.
             try? await Task.sleep(for: .milliseconds(50))
             let now = MonotonicClock.nanoseconds()
             if let maxCommits = shape.maxCommits, writerTotals(run.writers).accepted >= maxCommits { break }

@@ -118,6 +118,7 @@ extension LoadRunner {
     }
 
     static func loadAverage() -> String {
+        // The load average is informational (Linux only): unreadable, the report shows none.
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
         return text.split(separator: " ").prefix(3).joined(separator: " ")
     }

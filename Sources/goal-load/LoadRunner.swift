@@ -49,9 +49,11 @@ struct LoadRunner: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
         do {
             let report = try await run(group: group, openFileLimit: openFileLimit)
+            // The report is complete; a failure to stop the loops cannot change it.
             try? await group.shutdownGracefully()
             return report
         } catch {
+            // The run's own error is the one to report, not a shutdown error.
             try? await group.shutdownGracefully()
             throw error
         }
@@ -198,6 +200,7 @@ struct LoadRunner: Sendable {
         while true {
             if condition() { return true }
             if MonotonicClock.nanoseconds() >= deadline { return false }
+            // Cancellation ends the wait at the next deadline check; the pause itself has nothing to report.
             try? await Task.sleep(for: .milliseconds(20))
         }
     }

@@ -183,6 +183,7 @@ final class LoadWriter: Sendable {
         case .connected, .pong:
             return
         case .message(let bytes):
+            // goald's messages always decode; were one not to, the convergence check would report what it cost.
             guard let message = try? ServerMessage.decode(bytes) else { return }
             let resume = state.withLock { s -> Bool in
                 guard s.generation == generation else { return false }

@@ -61,6 +61,7 @@ enum ProcessStats {
     }
 
     private static func read(_ path: String) -> String? {
+        // /proc files are informational (Linux only): unreadable, the report leaves the figure out.
         try? String(contentsOfFile: path, encoding: .utf8)
     }
 }

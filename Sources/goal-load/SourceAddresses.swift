@@ -32,6 +32,7 @@ struct SourceAddresses: Sendable {
     /// The socket address (port 0) of connection `index`, or nil.
     func socketAddress(for index: Int) -> SocketAddress? {
         guard let text = address(for: index) else { return nil }
+        // `address(for:)` spells a dotted IPv4 literal, which always parses; nil (bind nothing) is the fallback.
         return try? SocketAddress(ipAddress: text, port: 0)
     }
 }

@@ -23,7 +23,7 @@ struct WhoCommandTests {
             let client = try ClientEnvironment.make(daemon, token: daemon.tokens.viewer)
 
             var members: [[String: Any]] = []
-            try await eventually("who lists them", timeout: .seconds(30)) {
+            try await pollUntil("who lists them", timeout: .seconds(30)) {
                 let run = try await client.run(["who", "--json"])
                 #expect(run.status == 0, "\(run.stderr)")
                 members = try jsonObject(run.stdout)["members"] as? [[String: Any]] ?? []
@@ -53,14 +53,14 @@ struct WhoCommandTests {
         try await withTestDaemon { daemon in
             let tail = try ClientEnvironment.make(daemon, token: daemon.tokens.editor).start(["tail"])  // listed
             let client = try ClientEnvironment.make(daemon, token: daemon.tokens.viewer)  // its own client state
-            try await eventually("who lists the tail", timeout: .seconds(30)) {
+            try await pollUntil("who lists the tail", timeout: .seconds(30)) {
                 let run = try await client.run(["who", "--json"])
                 let members = try jsonObject(run.stdout)["members"] as? [[String: Any]] ?? []
                 return members.contains { $0["name"] as? String == "alice" }
             }
             kill(tail.child.pid, SIGKILL)
             _ = await tail.child.wait(timeout: 20)
-            try await eventually("the killed tail leaves", timeout: .seconds(60)) {
+            try await pollUntil("the killed tail leaves", timeout: .seconds(60)) {
                 let run = try await client.run(["who", "--json"])
                 let members = try jsonObject(run.stdout)["members"] as? [[String: Any]] ?? []
                 return members.isEmpty
@@ -84,21 +84,5 @@ struct WhoCommandTests {
             #expect(down.status == 3)
             #expect(down.stdout.isEmpty)
         }
-    }
-}
-
-/// Runs `condition` (a goal-client run) until it holds or `timeout` passes (then fails, naming `what`).
-private func eventually(
-    _ what: String,
-    timeout: Duration,
-    _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("timed out waiting until \(what)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(200))
     }
 }

@@ -25,7 +25,7 @@ struct LiveCatchUpTests {
             let rowsBefore = matchesB.rows.map(\.id)
 
             bob.relay.partition()
-            try await eventually("B to notice the lost connection") { !bob.store.status.value.isLive }
+            try await pollUntil("B to notice the lost connection") { !bob.store.status.value.isLive }
 
             // While B is away, A edits row 0, creates a match and deletes the older match (row 1).
             let third = MatchID()
@@ -42,7 +42,7 @@ struct LiveCatchUpTests {
             ]
             for (offset, action) in actions.enumerated() {
                 let answer = Outcome(alice.store.submit(action, base: league.head + Revision(offset)))
-                try await eventually("A's mutation \(offset + 1)") { answer.isFinished }
+                try await pollUntil("A's mutation \(offset + 1)") { answer.isFinished }
                 #expect(answer.values.map(\.revision) == [league.head + Revision(offset) + 1])
             }
             #expect(changesB.take().isEmpty, "B saw nothing while cut off")
@@ -52,7 +52,7 @@ struct LiveCatchUpTests {
             bob.relay.heal()
             try await bob.waitForRevision(league.head + 3)
             try await bob.waitUntilLive()
-            try await eventually("B's list to redraw") { !changesB.values.isEmpty }
+            try await pollUntil("B's list to redraw") { !changesB.values.isEmpty }
             #expect(updatesB.take().map(\.revision) == [league.head + 1, league.head + 2, league.head + 3])
             #expect(bob.relay.inboundCount("caught_up") == 1, "resumed by backlog, not by a snapshot")
             #expect(bob.relay.inboundCount("snapshot_begin") == 1, "only the first connection took a snapshot")
@@ -78,14 +78,14 @@ struct LiveCatchUpTests {
             let (matchesB, changesB) = try await bob.loadedMatches()
 
             bob.client.stop()
-            try await eventually("B to stop") { bob.store.status.value.isStopped }
+            try await pollUntil("B to stop") { bob.store.status.value.isStopped }
             // A renames Ann: both of B's rows show her; then A swaps the older match's away side.
             for (offset, action) in [
                 MutationAction.renamePlayer(id: league.ann, name: "Anna"),
                 .updateMatch(id: league.older, MatchUpdate(awayPlayers: [league.dan, league.cat])),
             ].enumerated() {
                 let answer = Outcome(alice.store.submit(action, base: league.head + Revision(offset)))
-                try await eventually("A's mutation \(offset + 1)") { answer.isFinished }
+                try await pollUntil("A's mutation \(offset + 1)") { answer.isFinished }
                 #expect(answer.error == nil)
             }
             #expect(changesB.take().isEmpty)
@@ -93,7 +93,7 @@ struct LiveCatchUpTests {
             bob.client.start()
             try await bob.waitForRevision(league.head + 2)
             try await bob.waitUntilLive()
-            try await eventually("B's list to redraw") { !changesB.values.isEmpty }
+            try await pollUntil("B's list to redraw") { !changesB.values.isEmpty }
             #expect(changesB.take() == [RowChanges(modifications: [0, 1])])
             #expect(matchesB.rows.map(\.homePlayers) == ["Anna, Cat", "Anna, Ben"])
             #expect(matchesB.awayPlayers(at: 1) == "Dan, Cat")

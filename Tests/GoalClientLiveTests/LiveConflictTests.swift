@@ -31,7 +31,7 @@ struct LiveConflictTests {
             // Both saves start before either answer can arrive (no suspension in between).
             let savedA = Outcome(formA.saveAction.apply())
             let savedB = Outcome(formB.saveAction.apply())
-            try await eventually("both saves to finish") { savedA.isFinished && savedB.isFinished }
+            try await pollUntil("both saves to finish") { savedA.isFinished && savedB.isFinished }
 
             let outcomes = [savedA, savedB]
             #expect(outcomes.filter(\.completed).count == 1, "exactly one save commits")
@@ -68,18 +68,18 @@ struct LiveConflictTests {
             let formA = EditMatchViewModel(store: alice.store, matchID: league.older)
             formA.awayGoals.value = 4
             let savedA = Outcome(formA.saveAction.apply())
-            try await eventually("A's save") { savedA.isFinished }
+            try await pollUntil("A's save") { savedA.isFinished }
             #expect(savedA.values.map(\.revision) == [league.head + 1])
 
             // B has applied A's change: its list shows it, its replica is at the new revision.
             try await bob.waitForRevision(league.head + 1)
-            try await eventually("B's list to show 2 : 4") { matchesB.result(at: 1) == "2 : 4" }
+            try await pollUntil("B's list to show 2 : 4") { matchesB.result(at: 1) == "2 : 4" }
             #expect(changesB.take() == [RowChanges(modifications: [1])])
             #expect(formB.awayGoals.value == 1, "an open form keeps the values it read")
 
             formB.awayGoals.value = 3
             let savedB = Outcome(formB.saveAction.apply())
-            try await eventually("B's save") { savedB.isFinished }
+            try await pollUntil("B's save") { savedB.isFinished }
             #expect(savedB.mutationError?.code == .conflict)
             #expect(savedB.mutationError?.rejection?.fields == [MatchField.awayGoals.rawValue])
             let alert = try #require(alertsB.take().first)
@@ -107,14 +107,14 @@ struct LiveConflictTests {
             formB.awayGoals.value = 6
             let savedA = Outcome(formA.saveAction.apply())
             let savedB = Outcome(formB.saveAction.apply())
-            try await eventually("both saves to finish") { savedA.isFinished && savedB.isFinished }
+            try await pollUntil("both saves to finish") { savedA.isFinished && savedB.isFinished }
             #expect(savedA.completed && savedB.completed)
             #expect(Set((savedA.values + savedB.values).map(\.revision)) == [league.head + 1, league.head + 2])
             #expect(messages.a.take().isEmpty && messages.b.take().isEmpty)
 
             try await alice.waitForRevision(league.head + 2)
             try await bob.waitForRevision(league.head + 2)
-            try await eventually("B's row 0 to show 4 : 6") { matchesB.result(at: 0) == "4 : 6" }
+            try await pollUntil("B's row 0 to show 4 : 6") { matchesB.result(at: 0) == "4 : 6" }
             // B's row 0 is redrawn for each commit and while B's own save is pending; nothing else moves.
             let redraws = changesB.take()
             #expect(!redraws.isEmpty)
@@ -135,7 +135,7 @@ struct LiveConflictTests {
             let messages = (a: Recorder(formA.alertMessages), b: Recorder(formB.alertMessages))
             let plusTwo = Outcome(formA.adjustGoalsAction.apply((.home, 2)))
             let plusThree = Outcome(formB.adjustGoalsAction.apply((.home, 3)))
-            try await eventually("both increments to be answered") { plusTwo.isFinished && plusThree.isFinished }
+            try await pollUntil("both increments to be answered") { plusTwo.isFinished && plusThree.isFinished }
             #expect(plusTwo.completed && plusThree.completed)
             #expect(messages.a.take().isEmpty && messages.b.take().isEmpty)
             try await alice.waitForRevision(league.head + 2)

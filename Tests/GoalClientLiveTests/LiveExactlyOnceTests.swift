@@ -35,7 +35,7 @@ struct LiveExactlyOnceTests {
             #expect(connectionA.revisionText.value == "r\(league.head)")
 
             await harness.stopDaemon()
-            try await eventually("both clients to lose the daemon") {
+            try await pollUntil("both clients to lose the daemon") {
                 !alice.store.status.value.isLive && !bob.store.status.value.isLive
             }
 
@@ -55,7 +55,7 @@ struct LiveExactlyOnceTests {
                     base: league.head
                 )
             )
-            try await eventually("A's list to show both as pending") { matchesA.numberOfMatches(inSection: 0) == 3 }
+            try await pollUntil("A's list to show both as pending") { matchesA.numberOfMatches(inSection: 0) == 3 }
             #expect(alice.store.pendingMutations.value.map(\.isSent) == [false, false])
             #expect(matchesA.rows.map(\.isPending) == [true, false, true], "new match on top, the older match pending")
             #expect(matchesA.rows.first?.id == created)
@@ -65,21 +65,21 @@ struct LiveExactlyOnceTests {
 
             // goald comes back over the same database (on a new port, where the harness points both stacks).
             let restarted = try await harness.startDaemon(storage: try SQLiteLeagueStorage(path: path))
-            try await eventually("A's mutations to be answered") { increment.isFinished && creation.isFinished }
+            try await pollUntil("A's mutations to be answered") { increment.isFinished && creation.isFinished }
             #expect(increment.values.map(\.revision) == [league.head + 1])
             #expect(creation.values.map(\.revision) == [league.head + 2])
             #expect(alice.relay.sendCount(seq: 1) == 1 && alice.relay.sendCount(seq: 2) == 1)
-            try await eventually("A's pending marks to clear") { alice.store.pendingMutations.value.isEmpty }
+            try await pollUntil("A's pending marks to clear") { alice.store.pendingMutations.value.isEmpty }
             #expect(matchesA.rows.map(\.isPending) == [false, false, false])
             #expect(form.homeGoals.value == 4, "the form counts its own increment once")
-            try await eventually("A's connection line to show the new revision") {
+            try await pollUntil("A's connection line to show the new revision") {
                 connectionA.revisionText.value == "r\(league.head + 2)" && connectionA.status.value.isLive
             }
             #expect(connectionA.pendingCount.value == 0)
 
             // B, which saw nothing while goald was down, catches up.
             try await bob.waitForRevision(league.head + 2)
-            try await eventually("B's list to show the new match") { matchesB.numberOfMatches(inSection: 0) == 3 }
+            try await pollUntil("B's list to show the new match") { matchesB.numberOfMatches(inSection: 0) == 3 }
             #expect(matchesB.rows.map(\.result) == ["1 : 1", "0 : 0", "4 : 1"])
             #expect(changesB.take().reduce(into: Set<Int>()) { $0.formUnion($1.insertions) } == [0])
 
@@ -106,7 +106,7 @@ struct LiveExactlyOnceTests {
 
             alice.relay.loseNextAck()
             let increment = Outcome(form.adjustGoalsAction.apply((.away, 3)))
-            try await eventually("the increment's answer") { increment.isFinished }
+            try await pollUntil("the increment's answer") { increment.isFinished }
             #expect(increment.values.map(\.revision) == [league.head + 1])
             #expect(alice.relay.inboundCount("lost_ack") == 1, "the first ack was lost")
             #expect(alice.relay.sendCount(seq: 1) == 2, "sent again after the reconnect, with the same id")

@@ -40,7 +40,7 @@ struct LiveHistoryTests {
                 answer.withLock { $0 = result }
             }
             _ = try await harness.startDaemon(storage: try SQLiteLeagueStorage(path: path))
-            try await eventually("the history answer") { answer.withLock { $0 != nil } }
+            try await pollUntil("the history answer") { answer.withLock { $0 != nil } }
             let page = try #require(try answer.withLock { $0 }?.get())
             #expect(page.entries.map(\.revision) == [2, 1])
             #expect(

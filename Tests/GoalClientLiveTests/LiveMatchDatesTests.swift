@@ -46,14 +46,14 @@ struct LiveMatchDatesTests {
             let matches = MatchesViewModel(store: viewer.store)
             let changes = Recorder(matches.contentChanges)
             matches.active.value = true
-            try await eventually("the viewer's list to load") { !changes.values.isEmpty && !matches.isLoading.value }
+            try await pollUntil("the viewer's list to load") { !changes.values.isEmpty && !matches.isLoading.value }
             #expect(viewer.relay.inboundCount("snapshot_begin") == 1, "the viewer joined by snapshot")
             #expect(matches.rows.map(\.id) == [new, old])
             #expect(matches.rows.map(\.created) == [nil, nil], "a snapshot carries no dates")
 
             matches.showing(matches.rows.map(\.id))
-            try await eventually("the new match's date from history") { matches.rows.first?.created == created }
-            try await eventually("both creations asked about") { viewer.relay.inboundCount("history") == 2 }
+            try await pollUntil("the new match's date from history") { matches.rows.first?.created == created }
+            try await pollUntil("both creations asked about") { viewer.relay.inboundCount("history") == 2 }
             #expect(matches.rows.last?.created == nil, "the old match's creation was pruned: no date, no error")
             matches.showing(matches.rows.map(\.id))
             #expect(viewer.relay.inboundCount("history") == 2, "a decided date is not asked again")

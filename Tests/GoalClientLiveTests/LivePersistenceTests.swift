@@ -51,7 +51,7 @@ struct LivePersistenceTests {
             #expect(second.client.replica.value.revision == league.head + 1, "the saved replica, before connecting")
             #expect(second.client.restoredSyncedAt != nil)
             try await second.connect()
-            try await eventually("the backlog") { second.client.replica.value.revision == league.head + 2 }
+            try await pollUntil("the backlog") { second.client.replica.value.revision == league.head + 2 }
             #expect(!second.receivedSnapshot, "resumed with since/epoch/digest: no snapshot")
             #expect(second.relay.inboundCount("snapshot_begin") == 0)
             #expect(second.client.replica.value.players.values.map(\.name).sorted().contains("Yve"))
@@ -72,12 +72,12 @@ struct LivePersistenceTests {
             try await first.connect()
             first.relay.refuseNewConnections()
             first.relay.partition()
-            try await eventually("the client to lose the server") { !first.client.status.value.isLive }
+            try await pollUntil("the client to lose the server") { !first.client.status.value.isLive }
             let submitted = first.client.submit(
                 .adjustGoals(id: league.older, side: .home, delta: 1),
                 base: first.client.replica.value.revision
             )
-            try await eventually("the mutation to be pending") { first.client.pendingMutations.value.count == 1 }
+            try await pollUntil("the mutation to be pending") { first.client.pendingMutations.value.count == 1 }
             await first.end()
             let stopped = try await PersistentClient.outcome(submitted)
             guard case .failure(let error) = stopped, case .kept(_, let wasSent) = error.kind else {

@@ -31,30 +31,30 @@ struct LiveSharingTests {
             #expect(edit.base == league.head)
             edit.homeGoals.value = 3
             let saved = Outcome(edit.saveAction.apply())
-            try await eventually("A's save") { saved.isFinished }
+            try await pollUntil("A's save") { saved.isFinished }
             #expect(saved.values.map(\.revision) == [league.head + 1])
             try await bob.waitForRevision(league.head + 1)
-            try await eventually("B's row 0 to show 3 : 0") { matchesB.result(at: 0) == "3 : 0" }
+            try await pollUntil("B's row 0 to show 3 : 0") { matchesB.result(at: 0) == "3 : 0" }
             #expect(changesB.take() == [RowChanges(modifications: [0])])
 
             // A creates a match: it is inserted at the top of B's list.
             let new = matchesA.editViewModelForNewMatch()
             let home = new.manageHomePlayersViewModel()
             home.active.value = true
-            try await eventually("A's picker to load") { home.numberOfPlayers(inSection: 0) == 4 }
+            try await pollUntil("A's picker to load") { home.numberOfPlayers(inSection: 0) == 4 }
             home.selectPlayer(home.rows[1].id)  // Ben
             let away = new.manageAwayPlayersViewModel()
             away.active.value = true
-            try await eventually("A's away picker to load") { away.numberOfPlayers(inSection: 0) == 4 }
+            try await pollUntil("A's away picker to load") { away.numberOfPlayers(inSection: 0) == 4 }
             #expect(away.canSelectPlayer(at: 1) == false, "Ben plays at home")
             away.selectPlayer(away.rows[3].id)  // Dan
             new.awayGoals.value = 4
             #expect(new.inputIsValid.value)
             let created = Outcome(new.saveAction.apply())
-            try await eventually("A's new match") { created.isFinished }
+            try await pollUntil("A's new match") { created.isFinished }
             #expect(created.error == nil)
             try await bob.waitForRevision(league.head + 2)
-            try await eventually("B's list to grow") { matchesB.numberOfMatches(inSection: 0) == 3 }
+            try await pollUntil("B's list to grow") { matchesB.numberOfMatches(inSection: 0) == 3 }
             #expect(changesB.take() == [RowChanges(insertions: [0])])
             #expect(
                 [matchesB.homePlayers(at: 0), matchesB.awayPlayers(at: 0), matchesB.result(at: 0)] == [
@@ -65,10 +65,10 @@ struct LiveSharingTests {
             // B deletes the oldest match (row 2): A's list loses its row 2.
             let changesA = Recorder(matchesA.contentChanges)
             let deleted = Outcome(matchesB.deleteAction.apply(matchesB.shownMatch(at: 2)))
-            try await eventually("B's delete") { deleted.isFinished }
+            try await pollUntil("B's delete") { deleted.isFinished }
             #expect(deleted.error == nil)
             try await alice.waitForRevision(league.head + 3)
-            try await eventually("A's list to shrink") { matchesA.numberOfMatches(inSection: 0) == 2 }
+            try await pollUntil("A's list to shrink") { matchesA.numberOfMatches(inSection: 0) == 2 }
             #expect(changesA.take() == [RowChanges(deletions: [2])])
             #expect(matchesA.rows.map(\.id) == matchesB.rows.map(\.id))
             #expect(alice.store.replica.value.digest == bob.store.replica.value.digest)
@@ -84,7 +84,7 @@ struct LiveSharingTests {
             let rankings = RankingsViewModel(store: bob.store)
             let changes = Recorder(rankings.contentChanges)
             rankings.active.value = true
-            try await eventually("B's rankings to load") { !changes.values.isEmpty && !rankings.isLoading.value }
+            try await pollUntil("B's rankings to load") { !changes.values.isEmpty && !rankings.isLoading.value }
             _ = changes.take()
             let before = rankings.rows.map(\.id)
             // Ann and Ben won 2 : 1 (draw 0 : 0 too): Ann 4 pts / 2, Ben 4 / 2, Cat 1 / 2, Dan 1 / 2.
@@ -95,10 +95,10 @@ struct LiveSharingTests {
             let answer = Outcome(
                 alice.store.submit(.updateMatch(id: league.older, MatchUpdate(awayGoals: 5)), base: league.head)
             )
-            try await eventually("A's update") { answer.isFinished }
+            try await pollUntil("A's update") { answer.isFinished }
             #expect(answer.error == nil)
             try await bob.waitForRevision(league.head + 1)
-            try await eventually("B's rankings to re-order") { rankings.rows.first?.name == "Cat" }
+            try await pollUntil("B's rankings to re-order") { rankings.rows.first?.name == "Cat" }
             #expect(rankings.rows.map(\.name) == ["Cat", "Dan", "Ann", "Ben"])
             #expect(rankings.rows.map(\.rating) == ["6.67", "6.67", "1.67", "1.67"])
             let recorded = changes.take()

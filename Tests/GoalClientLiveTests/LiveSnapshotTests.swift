@@ -48,7 +48,7 @@ struct LiveSnapshotTests {
             let loading = Recorder(matches.isLoading)
             // Activating the list refreshes, which starts the idle client.
             matches.active.value = true
-            try await eventually("the list to load", within: .seconds(120)) { !changes.values.isEmpty }
+            try await pollUntil("the list to load", timeout: .seconds(120)) { !changes.values.isEmpty }
             #expect(viewer.store.status.value.isLive)
 
             #expect(viewer.relay.inboundCount("snapshot_begin") == 1)

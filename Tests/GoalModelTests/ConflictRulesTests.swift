@@ -2,7 +2,7 @@ import GoalModel
 import GoalTestSlots
 import Testing
 
-/// One table-driven test per line of DESIGN.md "Conflict rules" (and the domain rules the engine re-checks).
+/// One table-driven test per line of docs/RULES.md "Conflict rules" (and the domain rules the engine re-checks).
 /// Every scenario starts from `League.standard()` at revision 8: m1 = [p1] 0:0 [p2], m2 = [p3, p4] 1:0 [p5].
 @Suite("Conflict rules", .slotted)
 struct ConflictRulesTests {

@@ -2,8 +2,9 @@ import GoalModel
 import GoalTestSlots
 import Testing
 
-/// DESIGN.md "Exactly once": a repeated (instance, seq) is answered with the original result and never applied
-/// twice; the same id with another payload is `id_reused`; an id older than the kept results is `id_expired`.
+/// docs/RULES.md "Exactly once": a repeated (instance, seq) is answered with the original result and never
+/// applied twice; the same id with another payload is `id_reused`; an id older than the kept results is
+/// `id_expired`.
 @Suite("Exactly once", .slotted)
 struct ExactlyOnceTests {
     struct Row: Sendable, CustomTestStringConvertible {

@@ -2,8 +2,8 @@ import GoalModel
 import GoalTestSlots
 import Testing
 
-/// DESIGN.md "Domain rules": NFC, trimmed of Unicode whitespace, 1–64 grapheme clusters, no control, bidi-override
-/// or zero-width characters; unique by the case-folded NFC key.
+/// docs/RULES.md "Domain rules": NFC, trimmed of Unicode whitespace, 1–64 grapheme clusters, no control,
+/// bidi-override or zero-width characters; unique by the case-folded NFC key.
 @Suite("Player name rules", .slotted)
 struct PlayerNameTests {
     struct Accepted: Sendable, CustomTestStringConvertible {

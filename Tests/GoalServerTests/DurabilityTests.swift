@@ -88,7 +88,7 @@ struct DurabilityTests {
             try await first.send(first.mutation(seq: 1, base: 0, ada))
             await first.client.disconnect()  // the ack may or may not have been written; the client never read it
             // Wait until it is durable, then re-send the same id on a new connection.
-            try await waitUntil { (try? daemon.storage.logBounds().head) == 1 }
+            try await pollUntil("revision 1 durable") { try daemon.storage.logBounds().head == 1 }
             let second = try await TestSession.open(
                 daemon,
                 token: daemon.tokens.editor,
@@ -109,13 +109,5 @@ struct DurabilityTests {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try !condition() {
-        guard ContinuousClock.now < deadline else { throw WaitTimeout() }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}
-
+/// A test process or daemon did not reach the awaited state in time.
 struct WaitTimeout: Error {}

@@ -217,7 +217,7 @@ struct KillRecoveryTests {
     }
 
     static func adminToken(in state: String) async throws -> String {
-        try await waitUntil { FileManager.default.fileExists(atPath: state + "/admin-token") }
+        try await pollUntil("the admin token file") { FileManager.default.fileExists(atPath: state + "/admin-token") }
         return try String(contentsOfFile: state + "/admin-token", encoding: .utf8).trimmingCharacters(
             in: .whitespacesAndNewlines
         )

@@ -39,7 +39,7 @@ struct ShutdownTests {
                 }
             }
             // Stop while all four are writing.
-            try await waitUntil(timeout: .seconds(30)) { writing.value == 4 }
+            try await pollUntil("four writes under way", timeout: .seconds(30)) { writing.value == 4 }
             try await Task.sleep(for: .milliseconds(200))
             try await daemon.stop().get()
             return try await group.reduce(into: [[UInt64: Revision]]()) { $0.append($1) }

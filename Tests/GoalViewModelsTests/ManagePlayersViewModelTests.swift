@@ -29,7 +29,7 @@ struct ManagePlayersViewModelTests {
             disabledPlayers: [mock.c]
         )
         viewModel.active.value = true
-        // Players by name (DESIGN.md): A, B, C, D.
+        // Players by name (docs/RULES.md "Orders"): A, B, C, D.
         #expect((0..<4).map(viewModel.playerName(at:)) == ["A", "B", "C", "D"])
         #expect((0..<4).map(viewModel.isPlayerSelected(at:)) == [true, true, false, false])
         #expect((0..<4).map(viewModel.canSelectPlayer(at:)) == [true, true, false, true])

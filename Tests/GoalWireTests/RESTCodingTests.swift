@@ -49,7 +49,7 @@ struct RESTCodingTests {
         #expect(rankings.count == 2)
         #expect(rankings.first?["rating"] as? Double == 10)
         #expect(rankings.last?["rating"] as? Double == 0)
-        let error = String(decoding: RESTEncoding.error(code: "invalid", message: "bad \"x\""), as: UTF8.self)
+        let error = String(decoding: RESTEncoding.error(code: .invalid, message: "bad \"x\""), as: UTF8.self)
         #expect(error == #"{"response_type":"error","response":"bad \"x\"","code":"invalid"}"#)
     }
 

@@ -65,3 +65,48 @@ struct CommandTestFailure: Error {
     let message: String
     init(_ message: String) { self.message = message }
 }
+
+@Suite("goald serve reloads its certificates on SIGHUP", .slotted)
+struct ReloadSignalTests {
+    @Test("SIGHUP twice: each reload is logged and the daemon keeps serving; SIGINT then stops it with exit 0")
+    func sighupReloads() async throws {
+        let directory = try TemporaryDirectory()
+        let out = directory.file("out")
+        let err = directory.file("err")
+        let child = try ChildProcess.spawn(
+            GoaldExecutable.url.path,
+            ["serve", "--state-dir", directory.file("state"), "--port", "0", "--log-level", "info"],
+            environment: ["HOME": directory.path, "PATH": "/usr/bin:/bin"],
+            stdout: out,
+            stderr: err
+        )
+        defer { child.signal(SIGKILL) }
+        func text(_ path: String) -> String {
+            // Not written yet reads as empty.
+            (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        }
+        try await pollUntil(
+            "the banner",
+            timeout: .seconds(60),
+            detail: { text(err) },
+            {
+                text(out).contains("Connect:") || !child.isRunning
+            }
+        )
+        for count in 1...2 {
+            child.signal(SIGHUP)
+            try await pollUntil(
+                "reload \(count) logged",
+                timeout: .seconds(30),
+                detail: { text(err) },
+                {
+                    text(err).components(separatedBy: "goald.tls.reload_requested").count - 1 == count
+                        || !child.isRunning
+                }
+            )
+            #expect(child.isRunning, "SIGHUP must not stop goald: \(text(err))")
+        }
+        child.signal(SIGINT)
+        #expect(await child.wait(timeout: 60) == 0, "\(text(err))")
+    }
+}

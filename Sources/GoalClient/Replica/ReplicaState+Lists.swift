@@ -1,6 +1,6 @@
 public import GoalModel
 
-/// Sorted lists, in the orders DESIGN.md fixes (the same as `LeagueState`'s): O(n log n) per call.
+/// Sorted lists, in the orders docs/RULES.md "Orders" fixes (the same as `LeagueState`'s): O(n log n) per call.
 extension ReplicaState {
     /// Every player, by name key, then by id.
     public func playersByName() -> [Player] {

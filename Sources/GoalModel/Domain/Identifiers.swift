@@ -3,52 +3,25 @@ public import Foundation
 /// A commit's position in the league's history: 1, 2, 3 … with no gaps; 0 is the empty league.
 public typealias Revision = UInt64
 
-/// The identity of a player: a UUID minted by whoever creates the player (usually the client).
-///
-/// Value type, `Sendable`; compares and hashes by the UUID.
-public struct PlayerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// An entity's identity: a UUID minted by whoever creates the entity (usually the client), compared and hashed by
+/// the UUID, written on the wire in its lowercase canonical form. `PlayerID` and `MatchID` are the two; the
+/// protocol gives both the same parsing, text and order, while keeping them distinct types.
+public protocol EntityIdentifier: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The UUID this id wraps.
-    public let uuid: UUID
+    var uuid: UUID { get }
 
     /// Wraps an existing UUID.
-    public init(_ uuid: UUID) { self.uuid = uuid }
-
-    /// Mints a fresh random id.
-    public init() { self.uuid = UUID() }
-
-    /// Parses the canonical textual form (case-insensitive, `UUIDText`); nil when it is not a UUID.
-    public init?(_ text: String) {
-        guard let uuid = UUIDText.parse(text) else { return nil }
-        self.uuid = uuid
-    }
-
-    /// The lowercase canonical text, as it travels on the wire.
-    public var description: String { UUIDText.lowercase(uuid) }
-
-    /// The first 8 hex digits, the short id shown to people.
-    public var shortID: String { String(description.prefix(8)) }
-
-    /// Orders like `description` (lowercase hex compares like the bytes it spells) without formatting strings.
-    public static func < (lhs: PlayerID, rhs: PlayerID) -> Bool { uuidPrecedes(lhs.uuid, rhs.uuid) }
+    init(_ uuid: UUID)
 }
 
-/// The identity of a match: a UUID minted by whoever creates the match.
-///
-/// Value type, `Sendable`; compares and hashes by the UUID.
-public struct MatchID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The UUID this id wraps.
-    public let uuid: UUID
-
-    /// Wraps an existing UUID.
-    public init(_ uuid: UUID) { self.uuid = uuid }
-
+extension EntityIdentifier {
     /// Mints a fresh random id.
-    public init() { self.uuid = UUID() }
+    public init() { self.init(UUID()) }
 
     /// Parses the canonical textual form (case-insensitive, `UUIDText`); nil when it is not a UUID.
     public init?(_ text: String) {
         guard let uuid = UUIDText.parse(text) else { return nil }
-        self.uuid = uuid
+        self.init(uuid)
     }
 
     /// The lowercase canonical text, as it travels on the wire.
@@ -58,7 +31,21 @@ public struct MatchID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var shortID: String { String(description.prefix(8)) }
 
     /// Orders like `description` (lowercase hex compares like the bytes it spells) without formatting strings.
-    public static func < (lhs: MatchID, rhs: MatchID) -> Bool { uuidPrecedes(lhs.uuid, rhs.uuid) }
+    public static func < (lhs: Self, rhs: Self) -> Bool { uuidPrecedes(lhs.uuid, rhs.uuid) }
+}
+
+/// The identity of a player (`EntityIdentifier`). Value type, `Sendable`.
+public struct PlayerID: EntityIdentifier {
+    public let uuid: UUID
+
+    public init(_ uuid: UUID) { self.uuid = uuid }
+}
+
+/// The identity of a match (`EntityIdentifier`). Value type, `Sendable`.
+public struct MatchID: EntityIdentifier {
+    public let uuid: UUID
+
+    public init(_ uuid: UUID) { self.uuid = uuid }
 }
 
 /// Byte-wise order of two UUIDs: the order of their canonical textual forms in one case.

@@ -1,7 +1,7 @@
 /// A player of the league, as the server holds it and as every replica mirrors it.
 ///
 /// Value type, `Sendable`. `name` is already normalized (NFC, trimmed) and `nameKey` is its case-folded
-/// uniqueness key; both come from `PlayerName`, which enforces the DESIGN.md name rules.
+/// uniqueness key; both come from `PlayerName`, which enforces the name rules (docs/RULES.md "Domain rules").
 public struct Player: Hashable, Sendable, Identifiable {
     /// The player's id.
     public let id: PlayerID

@@ -1,6 +1,6 @@
 import HashTreeCollections
 
-/// The conflict engine: applies one mutation to the league state under DESIGN.md's "Conflict rules",
+/// The conflict engine: applies one mutation to the league state under docs/RULES.md's "Conflict rules",
 /// "Domain rules" and "Exactly once", and says what happened.
 ///
 /// A pure function over value types: no clock, no IO, no locks, `Sendable`. The caller owns the state (the

@@ -3,7 +3,7 @@
 /// Who persists what: `.commit`, `.noop` and `.rejected` (except `id_reused` and `id_expired`) have been
 /// recorded in the client's `ClientRecord`, which the store persists with the next batch; `.duplicate` and
 /// the two id rejections changed nothing at all. Nothing that reflects a decision may leave the process before
-/// the revision it depends on is durable (DESIGN.md "Applied vs durable").
+/// the revision it depends on is durable (docs/RULES.md "Applied vs durable").
 public enum EngineDecision: Hashable, Sendable {
     /// The mutation changed the league: the state is now at `commit.revision` (= previous revision + 1).
     /// Ack `{revision}` after the changeset.

@@ -1,4 +1,4 @@
-/// The domain rules of a match's sides and goals (DESIGN.md "Domain rules"), as pure checks. The conflict
+/// The domain rules of a match's sides and goals (docs/RULES.md "Domain rules"), as pure checks. The conflict
 /// engine runs them on every created match and on every merged update; clients may run them to enable a save
 /// button. Stateless, `Sendable`.
 public enum MatchRules {

@@ -60,7 +60,7 @@ extension Signal {
         _ a: Signal<Value, Error>,
         _ b: Signal<B, Error>
     ) -> Signal<(Value, B), Error> {
-        Signal<Any, Error>.combineLatest([a.erased, b.erased]).map { ($0[0] as! Value, $0[1] as! B) }
+        Signal<Any, Error>.combineLatest([a.erased, b.erased]).map { ErasedTuple.tuple($0, as: Value.self, B.self) }
     }
 
     /// Combines the latest values of three signals; see ``combineLatest(_:)-(S)``.
@@ -76,7 +76,7 @@ extension Signal {
         _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
         Signal<Any, Error>.combineLatest([a.erased, b.erased, c.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C) }
+            .map { ErasedTuple.tuple($0, as: Value.self, B.self, C.self) }
     }
 
     /// Combines the latest values of four signals; see ``combineLatest(_:)-(S)``.
@@ -94,7 +94,7 @@ extension Signal {
         _ d: Signal<D, Error>
     ) -> Signal<(Value, B, C, D), Error> {
         Signal<Any, Error>.combineLatest([a.erased, b.erased, c.erased, d.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D) }
+            .map { ErasedTuple.tuple($0, as: Value.self, B.self, C.self, D.self) }
     }
 }
 
@@ -141,7 +141,9 @@ extension SignalProducer {
         _ a: SignalProducer<Value, Error>,
         _ b: SignalProducer<B, Error>
     ) -> SignalProducer<(Value, B), Error> {
-        SignalProducer<Any, Error>.combineLatest([a.erased, b.erased]).map { ($0[0] as! Value, $0[1] as! B) }
+        SignalProducer<Any, Error>.combineLatest([a.erased, b.erased]).map {
+            ErasedTuple.tuple($0, as: Value.self, B.self)
+        }
     }
 
     /// Combines the latest values of three producers, started in argument order.
@@ -157,7 +159,7 @@ extension SignalProducer {
         _ c: SignalProducer<C, Error>
     ) -> SignalProducer<(Value, B, C), Error> {
         SignalProducer<Any, Error>.combineLatest([a.erased, b.erased, c.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C) }
+            .map { ErasedTuple.tuple($0, as: Value.self, B.self, C.self) }
     }
 
     /// Combines the latest values of four producers, started in argument order.
@@ -175,6 +177,6 @@ extension SignalProducer {
         _ d: SignalProducer<D, Error>
     ) -> SignalProducer<(Value, B, C, D), Error> {
         SignalProducer<Any, Error>.combineLatest([a.erased, b.erased, c.erased, d.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C, $0[3] as! D) }
+            .map { ErasedTuple.tuple($0, as: Value.self, B.self, C.self, D.self) }
     }
 }

@@ -60,7 +60,7 @@ extension Signal {
     ///   - b: The second input.
     /// - Returns: A signal of tuples.
     public static func zip<B>(_ a: Signal<Value, Error>, _ b: Signal<B, Error>) -> Signal<(Value, B), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased]).map { ($0[0] as! Value, $0[1] as! B) }
+        Signal<Any, Error>.zip([a.erased, b.erased]).map { ErasedTuple.tuple($0, as: Value.self, B.self) }
     }
 
     /// Pairs the values of three signals by position; see ``zip(_:)-(S)``.
@@ -75,7 +75,9 @@ extension Signal {
         _ b: Signal<B, Error>,
         _ c: Signal<C, Error>
     ) -> Signal<(Value, B, C), Error> {
-        Signal<Any, Error>.zip([a.erased, b.erased, c.erased]).map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C) }
+        Signal<Any, Error>.zip([a.erased, b.erased, c.erased]).map {
+            ErasedTuple.tuple($0, as: Value.self, B.self, C.self)
+        }
     }
 }
 
@@ -120,7 +122,7 @@ extension SignalProducer {
         _ a: SignalProducer<Value, Error>,
         _ b: SignalProducer<B, Error>
     ) -> SignalProducer<(Value, B), Error> {
-        SignalProducer<Any, Error>.zip([a.erased, b.erased]).map { ($0[0] as! Value, $0[1] as! B) }
+        SignalProducer<Any, Error>.zip([a.erased, b.erased]).map { ErasedTuple.tuple($0, as: Value.self, B.self) }
     }
 
     /// Pairs the values of three producers by position, started in argument order.
@@ -136,6 +138,6 @@ extension SignalProducer {
         _ c: SignalProducer<C, Error>
     ) -> SignalProducer<(Value, B, C), Error> {
         SignalProducer<Any, Error>.zip([a.erased, b.erased, c.erased])
-            .map { ($0[0] as! Value, $0[1] as! B, $0[2] as! C) }
+            .map { ErasedTuple.tuple($0, as: Value.self, B.self, C.self) }
     }
 }

@@ -70,7 +70,7 @@ extension Property {
         _ b: B
     ) -> Property<(A.Value, B.Value)> where A.Value == Value {
         Property<(A.Value, B.Value)>(combiningLatest: [a.erasedStart, b.erasedStart]) { values in
-            (values[0] as! A.Value, values[1] as! B.Value)
+            ErasedTuple.tuple(values, as: A.Value.self, B.Value.self)
         }
     }
 
@@ -84,7 +84,7 @@ extension Property {
     ) -> Property<(A.Value, B.Value, C.Value)> where A.Value == Value {
         Property<(A.Value, B.Value, C.Value)>(combiningLatest: [a.erasedStart, b.erasedStart, c.erasedStart]) {
             values in
-            (values[0] as! A.Value, values[1] as! B.Value, values[2] as! C.Value)
+            ErasedTuple.tuple(values, as: A.Value.self, B.Value.self, C.Value.self)
         }
     }
 
@@ -104,7 +104,7 @@ extension Property {
     ) -> Property<(A.Value, B.Value, C.Value, D.Value)> where A.Value == Value {
         let sources = [a.erasedStart, b.erasedStart, c.erasedStart, d.erasedStart]
         return Property<(A.Value, B.Value, C.Value, D.Value)>(combiningLatest: sources) { values in
-            (values[0] as! A.Value, values[1] as! B.Value, values[2] as! C.Value, values[3] as! D.Value)
+            ErasedTuple.tuple(values, as: A.Value.self, B.Value.self, C.Value.self, D.Value.self)
         }
     }
 

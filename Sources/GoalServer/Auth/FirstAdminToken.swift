@@ -3,8 +3,8 @@ public import GoalStore
 public import Logging
 
 extension TokenAdministration {
-    /// The first start's admin token (DESIGN.md "Security"): when the store holds no token at all, creates `admin`
-    /// (role admin) and writes its secret plus a newline to `path`, created exclusively with mode 0600.
+    /// The first start's admin token (docs/RULES.md "Security"): when the store holds no token at all, creates
+    /// `admin` (role admin) and writes its secret plus a newline to `path`, created exclusively with mode 0600.
     ///
     /// The file is never overwritten. If the store has no token but the file already exists (the database was
     /// removed), the file's secret is registered as `admin` again, so the file stays the way in; the file must then

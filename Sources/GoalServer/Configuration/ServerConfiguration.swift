@@ -104,7 +104,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 }
 
-/// The daemon's limits (DESIGN.md "Wire guarantees" → inbound limits, "Data flow" → no unbounded queue).
+/// The daemon's limits: inbound limits and connection caps (docs/RULES.md "Security", docs/PROTOCOL.md §1
+/// "Limits") and the bounds that leave no queue unbounded (docs/RULES.md "Applied vs durable").
 ///
 /// Value type, `Sendable`. Every field has a documented default; `with(…)`-style mutation is plain `var`.
 public struct ServerLimits: Sendable, Equatable {

@@ -76,6 +76,7 @@ package enum OwnerOnlyFile {
 
     /// The permission bits of `path` (e.g. 0o600), or nil when it cannot be examined.
     package static func permissions(of path: String) -> Int? {
+        // A file that cannot be examined has no permission bits to report: nil, as documented.
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         return (attributes?[.posixPermissions] as? NSNumber).map { $0.intValue & 0o7777 }
     }

@@ -109,6 +109,7 @@ public enum StatePreparation {
             let secret = try adminToken(configuration, storage: storage, logger: logger)
             return PreparedState(storage: storage, tls: tls, firstAdminToken: secret?.text, lock: lock)
         } catch {
+            // Best effort while failing: the start-up error thrown below is the one to report, not a close error.
             try? storage.close()
             lock.release()
             throw error

@@ -12,8 +12,8 @@ import Synchronization
 /// (`ConflictEngine.apply`), appends commits to the open batch and hands closed batches to the `BatchWriter`,
 /// which persists them on its own queue while the engine fills the next one (group commit).
 ///
-/// Applied vs durable: `appliedRevision` moves with each commit; `durableRevision` only when the writer has
-/// fsynced the batch. Only then does the batch reach the `Hub`, so nothing reflecting a revision leaves the process
+/// Applied vs durable (docs/RULES.md): the state's revision moves with each commit; `durableView` only when the
+/// writer has fsynced the batch. Only then does the batch reach the `Hub`, so nothing reflecting a revision leaves the process
 /// before it is durable. Answers (acks, rejections, duplicates) travel in the batch they were decided in.
 ///
 /// Bound: `capacity` covers every mutation the engine holds, waiting to be decided (the inbox) or decided and

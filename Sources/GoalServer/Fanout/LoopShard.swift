@@ -24,8 +24,9 @@ import NIOCore
 /// session has at least that: it was visited since, or registered, or went live, later (a session goes live only
 /// at the loop's head). Appending a batch writes its frames once per loop, never per session (`LiveWindow`).
 ///
-/// The shard's `head` is the hub-owned cursor of DESIGN.md: a session registers on its loop and notes the head
-/// there, and every later batch reaches it on the same loop, so nothing falls between backlog and live.
+/// The shard's `head` is the hub-owned cursor of docs/PROTOCOL.md §8 (guarantee 3): a session registers on its
+/// loop and notes the head there, and every later batch reaches it on the same loop, so nothing falls between
+/// backlog and live.
 ///
 /// Threading: `Sendable` for the hub; every method except `execute` must run on `eventLoop` (the state lives in
 /// a `NIOLoopBoundBox`). Lifetime: the daemon's.

@@ -81,7 +81,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(context, head, .ok, contentType: "application/json", body: Array(body.utf8))
         case (.GET, "/metrics"), (.HEAD, "/metrics"):
             serveMetrics(head, context: context)
-        case (_, "/v1/stream"):
+        case (_, WireProtocol.path):
             respond(
                 context,
                 head,

@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// Counts open connections in total, per IP address and authenticated sessions per token, and refuses past the
-/// configured caps (DESIGN.md: "connections capped per IP, per token and in total").
+/// configured caps (docs/PROTOCOL.md "Connection limits before a session exists").
 ///
 /// Threading: every method may be called from any event loop; one lock guards the counters (`Sendable`).
 /// Lifetime: the daemon's. Every successful `admit…` must be paired with its `release…`.
@@ -24,8 +24,8 @@ final class ConnectionLimiter: Sendable {
 
     private struct Counts {
         var total = 0
-        var byIP: [String: Int] = [:]
-        var byToken: [UUID: Int] = [:]
+        var byIP = KeyedCounts<String>()
+        var byToken = KeyedCounts<UUID>()
     }
 
     let maxTotal: Int
@@ -57,35 +57,40 @@ final class ConnectionLimiter: Sendable {
 
     /// Counts a connection from `address` unless its cap is reached.
     func admitIP(_ address: String) -> Refusal? {
-        counts.withLockedValue { counts in
-            let current = counts.byIP[address, default: 0]
-            guard current < maxPerIP else { return .perIP(address: address, limit: maxPerIP) }
-            counts.byIP[address] = current + 1
-            return nil
-        }
+        counts.withLockedValue { $0.byIP.admit(address, limit: maxPerIP) }
+            ? nil : .perIP(address: address, limit: maxPerIP)
     }
 
     func releaseIP(_ address: String) {
-        counts.withLockedValue { counts in
-            let left = counts.byIP[address, default: 1] - 1
-            counts.byIP[address] = left > 0 ? left : nil
-        }
+        counts.withLockedValue { $0.byIP.release(address) }
     }
 
     /// Counts an authenticated session of a token unless its cap is reached.
     func admitToken(_ id: UUID, name: String) -> Refusal? {
-        counts.withLockedValue { counts in
-            let current = counts.byToken[id, default: 0]
-            guard current < maxPerToken else { return .perToken(name: name, limit: maxPerToken) }
-            counts.byToken[id] = current + 1
-            return nil
-        }
+        counts.withLockedValue { $0.byToken.admit(id, limit: maxPerToken) }
+            ? nil : .perToken(name: name, limit: maxPerToken)
     }
 
     func releaseToken(_ id: UUID) {
-        counts.withLockedValue { counts in
-            let left = counts.byToken[id, default: 1] - 1
-            counts.byToken[id] = left > 0 ? left : nil
-        }
+        counts.withLockedValue { $0.byToken.release(id) }
+    }
+}
+
+/// Open connections per key (an IP address, a token), each under a cap; a key with none is not kept. Value type.
+struct KeyedCounts<Key: Hashable & Sendable>: Sendable {
+    private var counts: [Key: Int] = [:]
+
+    /// Counts one more for `key` unless it holds `limit` already. - Returns: whether it was counted.
+    mutating func admit(_ key: Key, limit: Int) -> Bool {
+        let current = counts[key, default: 0]
+        guard current < limit else { return false }
+        counts[key] = current + 1
+        return true
+    }
+
+    /// Counts one fewer for `key`.
+    mutating func release(_ key: Key) {
+        let left = counts[key, default: 1] - 1
+        counts[key] = left > 0 ? left : nil
     }
 }

@@ -1,3 +1,4 @@
+import GoalWire
 import NIOCore
 import NIOHTTP1
 
@@ -97,7 +98,7 @@ extension HTTPRequestHandler {
         closing = true
         apiTimer?.cancel()
         apiTimer = nil
-        let code = status == .payloadTooLarge ? "too_large" : "timeout"
+        let code: RESTErrorCode = status == .payloadTooLarge ? .tooLarge : .timeout
         let response = RESTResponse.error(status, code: code, message)
         respond(context, head, status, contentType: "application/json", body: response.body, close: true)
     }

@@ -1,5 +1,6 @@
 import GoalModel
 import GoalStore
+import GoalWire
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -36,7 +37,7 @@ extension RESTAPI {
             }
             .recover { _ in
                 // The store could not be read for the look-up: the client may retry.
-                .failure(RESTRefusal(response: .error(.serviceUnavailable, code: "store_unavailable", "try again")))
+                .failure(RESTRefusal(response: .error(.serviceUnavailable, code: .storeUnavailable, "try again")))
             }
     }
 }
@@ -48,7 +49,7 @@ struct RESTRefusal: Error {
     init(response: RESTResponse) { self.response = response }
 
     init(unauthorized message: String) {
-        var response = RESTResponse.error(.unauthorized, code: "unauthenticated", message)
+        var response = RESTResponse.error(.unauthorized, code: .unauthenticated, message)
         response.headers.append(("www-authenticate", "Bearer"))
         self.response = response
     }

@@ -29,12 +29,12 @@ struct RESTAPI {
         switch route {
         case .unknownPath:
             return answer(
-                .error(.notFound, code: "not_found", "no such route: \(head.method) \(path) (see docs/HTTP.md)")
+                .error(.notFound, code: .notFound, "no such route: \(head.method) \(path) (see docs/HTTP.md)")
             )
         case .methodNotAllowed(let allow):
             var response = RESTResponse.error(
                 .methodNotAllowed,
-                code: "method_not_allowed",
+                code: .methodNotAllowed,
                 "\(path) does not take \(head.method); it takes \(allow)"
             )
             response.headers.append(("allow", allow))

@@ -15,7 +15,7 @@ struct RESTResponse: Sendable {
     }
 
     /// Goalbase's error body with goald's `code` beside it.
-    static func error(_ status: HTTPResponseStatus, code: String, _ message: String) -> RESTResponse {
+    static func error(_ status: HTTPResponseStatus, code: RESTErrorCode, _ message: String) -> RESTResponse {
         RESTResponse(status: status, body: RESTEncoding.error(code: code, message: message))
     }
 }

@@ -27,7 +27,7 @@ struct RESTWrite {
                 return api.answer(
                     .error(
                         .badRequest,
-                        code: "invalid",
+                        code: .invalid,
                         "Idempotency-Key must be 1–\(RESTIdempotencyKey.maximumLength) printable ASCII characters"
                     )
                 )
@@ -53,7 +53,7 @@ struct RESTWrite {
                 }
             case .deletePlayer(let text):
                 guard let player = UUID(uuidString: text).flatMap({ state.player(PlayerID($0)) }) else {
-                    return api.answer(.error(.notFound, code: "not_found", "no player \(text)"))
+                    return api.answer(.error(.notFound, code: .notFound, "no player \(text)"))
                 }
                 if let refusal = failedPrecondition(player.revision, current: RESTEncoding.player(player)) {
                     return api.answer(refusal)
@@ -81,7 +81,7 @@ struct RESTWrite {
                 }
             case .updateMatch(let text):
                 guard let match = UUID(uuidString: text).flatMap({ state.match(MatchID($0)) }) else {
-                    return api.answer(.error(.notFound, code: "not_found", "no match \(text)"))
+                    return api.answer(.error(.notFound, code: .notFound, "no match \(text)"))
                 }
                 // A bad body is 400 or 422 whatever If-Match says (schemathesis: such PUTs were 412): its shape, then
                 // the match rules on the state read here (the engine checks them again on its own state).
@@ -100,7 +100,7 @@ struct RESTWrite {
                     return api.answer(
                         .error(
                             RESTErrorMapping.status(rejection.code, conditional: false),
-                            code: rejection.code.rawValue,
+                            code: RESTErrorCode(rejection.code),
                             rejection.message
                         )
                     )
@@ -121,7 +121,7 @@ struct RESTWrite {
                 }
             case .deleteMatch(let text):
                 guard let match = UUID(uuidString: text).flatMap({ state.match(MatchID($0)) }) else {
-                    return api.answer(.error(.notFound, code: "not_found", "no match \(text)"))
+                    return api.answer(.error(.notFound, code: .notFound, "no match \(text)"))
                 }
                 if let refusal = failedPrecondition(match.revision, current: RESTEncoding.match(match, in: state)) {
                     return api.answer(refusal)
@@ -131,10 +131,10 @@ struct RESTWrite {
                     .entity(.ok, deleted, revision: match.revision)
                 }
             case .openAPIDocument, .listPlayers, .listMatches, .rankings, .methodNotAllowed, .unknownPath:
-                return api.answer(.error(.internalServerError, code: "internal", "not a write"))
+                return api.answer(.error(.internalServerError, code: .`internal`, "not a write"))
             }
         } catch {
-            return api.answer(.error(.badRequest, code: "invalid", error.message))
+            return api.answer(.error(.badRequest, code: .invalid, error.message))
         }
     }
 
@@ -157,7 +157,7 @@ struct RESTWrite {
         let given = head.headers.first(name: "content-type").map { "not \($0)" } ?? "and say so in Content-Type"
         return .error(
             .unsupportedMediaType,
-            code: "unsupported_media_type",
+            code: .unsupportedMediaType,
             "send the body as \(RESTBodyFormat.accepted) (UTF-8), \(given)"
         )
     }
@@ -172,7 +172,7 @@ struct RESTWrite {
     }
 
     private func unknownPlayer() -> RESTResponse {
-        .error(.unprocessableEntity, code: MutationRejection.Code.unknownPlayer.rawValue, "a player id names no player")
+        .error(.unprocessableEntity, code: RESTErrorCode(.unknownPlayer), "a player id names no player")
     }
 
     /// Hands the mutation to the engine and maps its answer; `success` builds the 2xx from the state after the
@@ -207,29 +207,29 @@ struct RESTWrite {
             timeout.cancel()
             switch message {
             case .ack:
-                return success(after) ?? .error(.notFound, code: "not_found", "the entity was deleted since")
+                return success(after) ?? .error(.notFound, code: .notFound, "the entity was deleted since")
             case .rejected(_, let rejection):
                 let status = RESTErrorMapping.status(rejection.code, conditional: conditional)
                 if status == .preconditionFailed, let current = rejection.current {
                     return Self.entity(current, in: after)
                 }
-                return .error(status, code: rejection.code.rawValue, rejection.message)
+                return .error(status, code: RESTErrorCode(rejection.code), rejection.message)
             case .overloaded(_, let delay), .rateLimited(_, let delay):
                 return Self.overloaded(retryAfterMilliseconds: delay)
             default:
-                return .error(.internalServerError, code: "internal", "unexpected engine answer")
+                return .error(.internalServerError, code: .`internal`, "unexpected engine answer")
             }
         }.recover { _ in
             .error(
                 .serviceUnavailable,
-                code: "overloaded",
+                code: .overloaded,
                 "the write was not answered in time; retry with the same Idempotency-Key"
             )
         }
     }
 
     private static func overloaded(retryAfterMilliseconds: Int) -> RESTResponse {
-        var response = RESTResponse.error(.serviceUnavailable, code: "overloaded", "goald is busy; retry later")
+        var response = RESTResponse.error(.serviceUnavailable, code: .overloaded, "goald is busy; retry later")
         response.headers.append(("retry-after", String(max(1, (retryAfterMilliseconds + 999) / 1000))))
         return response
     }

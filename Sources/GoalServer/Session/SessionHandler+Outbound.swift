@@ -77,6 +77,7 @@ extension SessionHandler {
         }
         // No answer (the channel closed under us) leaves nothing to bound: the session is ending anyway.
         guard
+            // No answer means the channel closed under us: nothing is left to bound (see above).
             let buffered = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)
         else { return }
         let live = max(0, buffered - catchUpBytesUnwritten) + queuedBytes

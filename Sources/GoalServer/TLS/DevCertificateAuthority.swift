@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 /// The development certificate authority goald makes on first start when the operator gives no certificate
-/// (DESIGN.md "Security"): a self-signed P-256 CA and a server certificate it signs, under `<state>/tls`.
+/// (docs/RULES.md "Security"): a self-signed P-256 CA and a server certificate it signs, under `<state>/tls`.
 ///
 /// `ensure(publicHosts:now:)` creates the CA once (`ca.pem`, `ca-key.pem` mode 0600) and never replaces it, since
 /// clients trust it by file; it (re-)issues the server certificate (`server.pem`, `server-key.pem` mode 0600) when
@@ -85,6 +85,7 @@ public struct DevCertificateAuthority: Sendable {
 
     /// The names the current server certificate covers; empty when there is none or it is unreadable.
     public func serverCertificateNames() -> Set<CertificateHost> {
+        // Unreadable counts as none, as documented: the next start re-issues it.
         guard let certificate = try? Self.readCertificate(serverCertificatePath) else { return [] }
         return Self.names(of: certificate)
     }
@@ -148,6 +149,7 @@ public struct DevCertificateAuthority: Sendable {
         guard OwnerOnlyFile.exists(serverCertificatePath) || OwnerOnlyFile.exists(serverKeyPath) else {
             return .missing
         }
+        // A certificate or key that cannot be read is unusable: it is re-issued, which is the answer to any error.
         guard let certificate = try? Self.readCertificate(serverCertificatePath),
             let key = try? Self.readKey(serverKeyPath),
             key.publicKey == certificate.publicKey,
@@ -200,6 +202,7 @@ public struct DevCertificateAuthority: Sendable {
     }
 
     static func names(of certificate: Certificate) -> Set<CertificateHost> {
+        // A malformed extension names no host: the certificate then does not cover the configured names.
         guard let alternatives = try? certificate.extensions.subjectAlternativeNames else { return [] }
         return Set(alternatives.compactMap(CertificateHost.init))
     }

@@ -83,6 +83,7 @@ public enum TestHTTPSClient {
         }
         defer { deadline.cancel() }
         let response = try await promise.futureResult.get()
+        // The response is complete; the server may already have closed the connection.
         try? await channel.close().get()
         return response
     }

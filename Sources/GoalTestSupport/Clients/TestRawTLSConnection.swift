@@ -68,6 +68,7 @@ public final class TestRawTLSConnection: Sendable {
 
     /// Closes the connection.
     public func close() async {
+        // Closing an already closed test connection has nothing to report.
         try? await channel.close().get()
     }
 }

@@ -190,6 +190,7 @@ public final class TestWebSocketClient: Sendable {
 
     /// Drops the TCP connection without a close frame.
     public func disconnect() async {
+        // Closing an already closed test connection has nothing to report.
         try? await channel.close().get()
     }
 

@@ -186,7 +186,7 @@ public final class TestDaemon: Sendable {
     }
 
     /// A connector to this daemon trusting the test CA.
-    public func connector(path: String = "/v1/stream") throws -> TestTLSConnector {
+    public func connector(path: String = ServerEndpoint.defaultPath) throws -> TestTLSConnector {
         try TestTLSConnector(port: port, path: path, security: .caPEM(TestCertificates.shared.caPEM))
     }
 }

@@ -88,6 +88,7 @@ final class ConnectionCore {
         }
         // An IP literal needs no resolver (goal-load opens thousands of connections to 127.0.0.1).
         let connected: EventLoopFuture<any Channel>
+        // A host that is not an IP literal goes through the resolver below instead.
         if endpoint.hostIsIPAddress, let address = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
             connected = bootstrap.connect(to: address)
         } else {

@@ -75,6 +75,7 @@ public final class ClientTLSContext: Sendable {
             return try NIOSSLClientHandler(context: sslContext, serverHostname: serverHostname)
         }
         let verify: NIOSSLCustomVerificationCallback = { certificates, promise in
+            // A certificate that cannot be encoded cannot match the pin: it fails the handshake as a mismatch.
             guard let leaf = certificates.first, let der = try? leaf.toDERBytes() else {
                 observer.pinMismatch = (expected: pinned, got: nil)
                 promise.succeed(.failed)

@@ -29,6 +29,7 @@ struct PendingSet {
                 )
                 createdMatches.insert(match, at: 0)
             case .createPlayer(let id, let raw) where replica.players[id] == nil:
+                // A name the rules refuse will be rejected by the server; it is never shown as a pending player.
                 if let name = try? PlayerName(validating: raw) { createdPlayers.append((id, name)) }
             default:
                 break

@@ -5,7 +5,7 @@ public import GoalModel
 /// Actions on list entities take this instead of a row number, so a row arriving above or leaving never makes
 /// them act on another entity. The revision is sent as the mutation's `base` (PROTOCOL.md §4): if another
 /// client changed the entity after the user saw it, the server refuses the edit or delete as a `conflict`
-/// instead of applying it to something the user did not see (DESIGN.md, "Conflict rules").
+/// instead of applying it to something the user did not see (docs/RULES.md, "Conflict rules").
 ///
 /// Value type, `Sendable`. Capture it when the user commits to the entity (a delete prompt opens), not when
 /// the action runs.

@@ -10,9 +10,9 @@ public import GoalReactive
 /// (`select(_:)`, `moveCursor(by:)`). Outputs: `title` "Players", `contentChanges`, `isLoading`,
 /// `alertMessages`, `cursor` (the UI's selection, which follows its player when rows arrive, leave or move — a
 /// rename re-sorts the list), `selectedPlayers` (bound into an `EditMatchViewModel` with `<~`), `inputIsValid` and
-/// `nameProblem`: the name must satisfy DESIGN.md's rules (`PlayerName`) and be unique by key against the
-/// replica. A successful save clears `playerName` and refreshes; errors become alert messages. A player being
-/// created is listed at once, marked pending, until the server answers.
+/// `nameProblem`: the name must satisfy the name rules (`PlayerName`, docs/RULES.md "Domain rules") and be unique
+/// by key against the replica. A successful save clears `playerName` and refreshes; errors become alert messages.
+/// A player being created is listed at once, marked pending, until the server answers.
 ///
 /// Threading: `@MainActor`; the store must deliver on the main thread. Lifetime: owned by its views; every
 /// observation of the store (the name check follows the replica) ends with `lifetime`.
@@ -178,7 +178,7 @@ public final class ManagePlayersViewModel {
         }.map(\.row)
     }
 
-    /// Why a name cannot be used: DESIGN.md's name rules, then uniqueness by key.
+    /// Why a name cannot be used: the name rules (docs/RULES.md "Domain rules"), then uniqueness by key.
     static func problem(with raw: String, in replica: ReplicaState) -> String? {
         let name: PlayerName
         do {

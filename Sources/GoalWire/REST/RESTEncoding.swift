@@ -51,12 +51,12 @@ public enum RESTEncoding {
 
     /// Goalbase's error body `{"response_type":"error","response":message}` with goald's stable `code` beside it
     /// (the rejection codes of docs/PROTOCOL.md §4, or the HTTP API's own: docs/HTTP.md).
-    public static func error(code: String, message: String) -> [UInt8] {
+    public static func error(code: RESTErrorCode, message: String) -> [UInt8] {
         var writer = JSONWriter(capacity: 96 + message.utf8.count)
         writer.raw(#"{"response_type":"error","response":"#)
         writer.string(message)
         writer.raw(#","code":"#)
-        writer.string(code)
+        writer.string(code.rawValue)
         writer.byte(UInt8(ascii: "}"))
         return writer.bytes
     }

@@ -37,6 +37,7 @@ struct ConfigFile: Sendable, Equatable {
     static func load(from path: String) throws(CLIFailure) -> ConfigFile {
         guard FileManager.default.fileExists(atPath: path) else { return ConfigFile() }
         guard let data = FileManager.default.contents(atPath: path),
+            // Any reading error is the usage failure thrown below, naming the file.
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
             throw .usage("cannot read \(path): it is not a goal-client config file; run goal-client login again")

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A failure that ends a goal-client command: an exit code of DESIGN.md and a message that says what went wrong
-/// and what to do. Value type, `Sendable`.
+/// A failure that ends a goal-client command: an exit code (docs/RULES.md "Exit codes") and a message that says
+/// what went wrong and what to do. Value type, `Sendable`.
 struct CLIFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The process exit codes (DESIGN.md "Client side").
+    /// The process exit codes (docs/RULES.md "Exit codes").
     enum Code: Int32, Sendable, Equatable {
         case ok = 0
         /// The server refused the request: any `rejected` code (conflict, not_found, name_taken, empty_side, …).

@@ -51,6 +51,7 @@ extension Goald {
             defer { lock.release() }
             let previous =
                 FileManager.default.fileExists(atPath: configuration.databasePath)
+                // A database being replaced may be unreadable (that is often why it is restored): its epoch is then unknown.
                 ? (try? SQLiteLeagueStorage.validateBackup(at: configuration.databasePath))?.epoch : nil
             let summary = try SQLiteLeagueStorage.restore(backupAt: source, into: configuration.databasePath)
             context.output("Restored \(source) into \(configuration.databasePath):")

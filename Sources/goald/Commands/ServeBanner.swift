@@ -1,4 +1,5 @@
 import GoalServer
+import GoalWire
 
 /// What `goald serve` prints once it listens: everything a newcomer needs to connect. Pure, so tests check it.
 struct ServeBanner: Sendable {
@@ -16,7 +17,7 @@ struct ServeBanner: Sendable {
     var lines: [String] {
         let url = ConnectInstructions.serverURL(host: addresses.host, port: addresses.port)
         var lines = [
-            "goald is listening on \(url)/v1/stream",
+            "goald is listening on \(url)\(WireProtocol.path)",
             "  state directory:  \(configuration.stateDirectory)",
             "  node id:          \(addresses.nodeID)",
         ]

@@ -78,11 +78,15 @@ extension Goald {
                 metricsRegistry: registry,
                 logger: logger
             )
-            let reload = TLSReloadSignal(daemon: daemon, logger: logger)
-            defer { reload.cancel() }
             let group = ServiceGroup(
                 configuration: ServiceGroupConfiguration(
-                    services: [.init(service: daemon)],
+                    services: [
+                        .init(service: daemon),
+                        .init(
+                            service: TLSReloadService(daemon: daemon, logger: logger),
+                            successTerminationBehavior: .ignore
+                        ),
+                    ],
                     gracefulShutdownSignals: [.sigterm, .sigint],
                     logger: logger
                 )
@@ -117,16 +121,16 @@ extension Goald {
     }
 }
 
-/// SIGHUP → `daemon.reloadTLS()`, through a DispatchSource so the handler runs on a queue, not in signal context.
+/// SIGHUP → `daemon.reloadTLS()`: a swift-service-lifecycle `Service` in the daemon's group, reading UnixSignals'
+/// sequence (the signal is handled on a queue, never in signal context), like the group's own SIGTERM/SIGINT.
 ///
-/// Lifetime: from `init` until `cancel()`. Owned by `serve`'s scope; not shared across tasks.
-final class TLSReloadSignal {
-    private let source: any DispatchSourceSignal
+/// Lifetime: the group's; graceful shutdown ends its iteration.
+struct TLSReloadService: Service {
+    let daemon: GoalDaemon
+    let logger: Logger
 
-    init(daemon: GoalDaemon, logger: Logger) {
-        signal(SIGHUP, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "goald.sighup"))
-        source.setEventHandler {
+    func run() async {
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
             do {
                 try daemon.reloadTLS()
                 logger.info("goald.tls.reload_requested")
@@ -134,9 +138,5 @@ final class TLSReloadSignal {
                 logger.error("goald.tls.reload_failed", metadata: ["goal.error": "\(error)"])
             }
         }
-        source.resume()
-        self.source = source
     }
-
-    func cancel() { source.cancel() }
 }

@@ -261,6 +261,7 @@ struct EffectiveConfiguration: Sendable {
 
         static func isLoopback(_ host: String) -> Bool {
             if host.lowercased() == "localhost" { return true }
+            // A host that is not an IP address (a name) is not a loopback literal.
             guard let parsed = try? CertificateHost(parsing: host), case .ipAddress(let bytes) = parsed else {
                 return false
             }

@@ -55,12 +55,12 @@ final class LiveStack {
     }
 
     func waitUntilLive() async throws {
-        try await eventually("\(name) to be live") { store.status.value.isLive }
+        try await pollUntil("\(name) to be live") { store.status.value.isLive }
     }
 
     /// Waits until the store's replica (on the main queue) holds `revision`.
     func waitForRevision(_ revision: Revision) async throws {
-        try await eventually("\(name) at revision \(revision)") { store.replica.value.revision >= revision }
+        try await pollUntil("\(name) at revision \(revision)") { store.replica.value.revision >= revision }
     }
 
     /// A match list, activated and loaded; the recorder holds nothing yet.
@@ -68,7 +68,7 @@ final class LiveStack {
         let viewModel = MatchesViewModel(store: store)
         let changes = Recorder(viewModel.contentChanges)
         viewModel.active.value = true
-        try await eventually("\(name)'s match list to load") { !changes.values.isEmpty && !viewModel.isLoading.value }
+        try await pollUntil("\(name)'s match list to load") { !changes.values.isEmpty && !viewModel.isLoading.value }
         _ = changes.take()
         return (viewModel, changes)
     }

@@ -48,7 +48,7 @@ final class PersistentClient {
     /// Starts the client and waits until it is live.
     func connect() async throws {
         client.start()
-        try await eventually("the client to be live") { client.status.value.isLive }
+        try await pollUntil("the client to be live") { client.status.value.isLive }
     }
 
     /// Submits a mutation and waits for its answer.
@@ -62,7 +62,7 @@ final class PersistentClient {
     ) async throws -> Result<MutationAck, MutationError> {
         let answer = Locked<Result<MutationAck, MutationError>?>(nil)
         _ = producer.startWithResult { result in answer.withLock { $0 = result } }
-        try await eventually("an answer") { answer.withLock { $0 != nil } }
+        try await pollUntil("an answer") { answer.withLock { $0 != nil } }
         return try #require(answer.withLock { $0 })
     }
 

@@ -1,6 +1,6 @@
 import GoalModel
 
-/// A deliberately naive oracle for the conflict engine, written from DESIGN.md alone: plain dictionaries,
+/// A deliberately naive oracle for the conflict engine, written from docs/RULES.md alone: plain dictionaries,
 /// history kept forever, every rating recomputed by scanning every match, every reference found by a scan.
 /// It shares no code with the engine beyond the public value types (and `PlayerName` for name normalization).
 struct ReferenceModel {
