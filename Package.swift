@@ -143,7 +143,9 @@ let package = Package(
         // module so that GoalClient (and the view models) never link GRDB.
         .target(
             name: "GoalClientSQLite",
-            dependencies: ["GoalLocking", "GoalClient", "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "GoalLocking", "GoalClient", "GoalModel", "GoalWire", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
         // The live NIO + TLS WebSocket implementation of GoalClient's Transport.
@@ -166,7 +168,8 @@ let package = Package(
         .target(
             name: "GoalTestSupport",
             dependencies: [
-                "GoalModel", "GoalWire", "GoalStore", "GoalServer", "GoalTransport", "GoalClient", "GoalReactive",
+                "GoalLocking", "GoalModel", "GoalWire", "GoalStore", "GoalServer", "GoalTransport", "GoalClient",
+                "GoalReactive",
                 "GoalPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -231,10 +234,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        .testTarget(name: "GoalModelTests", dependencies: ["GoalTestSlots", "GoalModel", "GoalWire"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GoalModelTests",
+            dependencies: ["GoalTestSlots", "GoalModel", "GoalWire"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "GoalWireTests",
-            dependencies: ["GoalTestSlots", "GoalWire", "GoalModel", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "GoalTestSlots", "GoalWire", "GoalModel", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -248,7 +257,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "GoalReactiveTests", dependencies: ["GoalTestSlots", "GoalReactive"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "GoalReactiveTests",
+            dependencies: ["GoalTestSlots", "GoalReactive"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "GoalStoreTests",
             dependencies: [
@@ -272,12 +285,15 @@ let package = Package(
         ),
         .testTarget(
             name: "GoalClientTests",
-            dependencies: ["GoalTestSlots", "GoalClient", "GoalWire", "GoalModel", "GoalReactive"],
+            dependencies: ["GoalTestSlots", "GoalClient", "GoalWire", "GoalModel", "GoalReactive", "GoalTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "GoalViewModelsTests",
-            dependencies: ["GoalTestSlots", "GoalViewModels", "GoalClient", "GoalWire", "GoalModel", "GoalReactive", "GoalTestSupport"],
+            dependencies: [
+                "GoalTestSlots", "GoalViewModels", "GoalClient", "GoalWire", "GoalModel", "GoalReactive",
+                "GoalTestSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

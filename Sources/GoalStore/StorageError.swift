@@ -25,7 +25,6 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case tokenNotFound = "token_not_found"
         case invalidTokenHash = "invalid_token_hash"
         case backlogPruned = "backlog_pruned"
-        case injectedFault = "injected_fault"
         case closed
         case unavailable
         case databaseServer = "database_server"
@@ -51,7 +50,6 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case tokenNotFound(String)
         case invalidTokenHash(length: Int)
         case backlogPruned(after: Revision, oldest: Revision?)
-        case injectedFault(append: Int)
         case closed(call: String)
         case unavailable(operation: String, detail: String)
         case databaseServer(operation: String, detail: String)
@@ -116,8 +114,6 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
     public static func backlogPruned(after: Revision, oldest: Revision?) -> StorageError {
         StorageError(.backlogPruned(after: after, oldest: oldest))
     }
-    /// `FaultInjectingStorage` failed this append on purpose.
-    public static func injectedFault(append: Int) -> StorageError { StorageError(.injectedFault(append: append)) }
     /// The store was closed before this call.
     public static func closed(call: String) -> StorageError { StorageError(.closed(call: call)) }
     /// The database server could not be reached, or the connection was lost during the call (a restart, a network
@@ -160,7 +156,6 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .tokenNotFound: .tokenNotFound
         case .invalidTokenHash: .invalidTokenHash
         case .backlogPruned: .backlogPruned
-        case .injectedFault: .injectedFault
         case .closed: .closed
         case .unavailable: .unavailable
         case .databaseServer: .databaseServer
@@ -212,8 +207,6 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .backlogPruned(let after, let oldest):
             "the log no longer holds every changeset after revision \(after) (oldest kept: "
                 + (oldest.map { "\($0)" } ?? "none") + "); serve a snapshot"
-        case .injectedFault(let append):
-            "injected fault: append #\(append) failed on purpose (test store)"
         case .closed(let call):
             "\(call) was called after the store was closed"
         case .unavailable(let operation, let detail):

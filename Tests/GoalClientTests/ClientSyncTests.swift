@@ -3,6 +3,7 @@ import GoalClient
 import GoalModel
 import GoalReactive
 import GoalTestSlots
+import GoalTestSupport
 import GoalWire
 import Testing
 

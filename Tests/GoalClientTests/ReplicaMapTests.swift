@@ -1,6 +1,7 @@
 import GoalClient
 import GoalModel
 import GoalTestSlots
+import GoalTestSupport
 import GoalWire
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalTestSlots
+import GoalTestSupport
 import GoalWire
 import Testing
 

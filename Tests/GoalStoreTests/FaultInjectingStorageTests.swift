@@ -1,6 +1,7 @@
 import GoalModel
 import GoalStore
 import GoalTestSlots
+import GoalTestSupport
 import Testing
 
 @Suite("FaultInjectingStorage", .slotted)
@@ -16,13 +17,13 @@ struct FaultInjectingStorageTests {
             driver.mutate(.createPlayer(id: PlayerID(), name: "two"), by: .alpha)
             let second = driver.takeBatch()
             let error = try #require(throws: StorageError.self) { try store.append(second) }
-            #expect(error == .injectedFault(append: 2))
+            #expect(error == FaultInjectingStorage.fault(append: 2))
             #expect(try base.logBounds().head == 1)
             if plan == .onlyAppend(2) {
                 try store.append(second)
                 #expect(try store.recover().head == 2)
             } else {
-                #expect(throws: StorageError.injectedFault(append: 3)) { try store.append(second) }
+                #expect(throws: FaultInjectingStorage.fault(append: 3)) { try store.append(second) }
                 #expect(try store.recover().head == 1)
             }
             #expect(store.appendCount == 3)

@@ -2,6 +2,7 @@
 import GoalModel
 import GoalReactive
 import GoalTestSlots
+import GoalTestSupport
 import Testing
 
 @testable import GoalViewModels

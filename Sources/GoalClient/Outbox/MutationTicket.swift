@@ -1,27 +1,29 @@
 import Foundation
-import GoalModel
-import GoalReactive
+package import GoalModel
+package import GoalReactive
 
 /// The shared outcome of one mutation: the mutation is created (and queued) once; every start of its producer
 /// observes the same outcome, replayed if it already arrived. Starting the producer twice never sends twice.
 ///
+/// `package`: GoalClient's outbox and GoalTestSupport's `InMemoryLeagueStore` share it; it is no public API.
+///
 /// Threading: thread-safe. `@unchecked Sendable` because `result` and `observers` are guarded by `lock`;
 /// observers are called outside the lock.
-final class MutationTicket: @unchecked Sendable {
-    typealias Observer = Signal<MutationAck, MutationError>.Observer
+package final class MutationTicket: @unchecked Sendable {
+    package typealias Observer = Signal<MutationAck, MutationError>.Observer
 
-    let id: MutationID
+    package let id: MutationID
     private let lock = NSLock()
     private var result: Result<MutationAck, MutationError>?
     private var observers: [UInt64: Observer] = [:]
     private var nextToken: UInt64 = 0
 
-    init(id: MutationID) {
+    package init(id: MutationID) {
         self.id = id
     }
 
     /// A producer that sends the ack (then completes) or fails with the error, for every start.
-    var producer: SignalProducer<MutationAck, MutationError> {
+    package var producer: SignalProducer<MutationAck, MutationError> {
         SignalProducer { observer, lifetime in
             guard let token = self.add(observer) else { return }
             lifetime.observeEnded { self.remove(token) }
@@ -29,7 +31,7 @@ final class MutationTicket: @unchecked Sendable {
     }
 
     /// Delivers the outcome to every observer, now and later. Only the first call counts.
-    func resolve(_ outcome: Result<MutationAck, MutationError>) {
+    package func resolve(_ outcome: Result<MutationAck, MutationError>) {
         lock.lock()
         guard result == nil else {
             lock.unlock()

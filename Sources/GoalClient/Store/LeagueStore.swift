@@ -4,7 +4,7 @@ public import GoalWire
 
 /// What the view models need from the league: the replica and its updates, mutations, refresh, pending
 /// mutations and the connection status. View models receive one in their initializer (no singletons), so tests
-/// inject `InMemoryLeagueStore` and apps inject `LiveLeagueStore`.
+/// inject `InMemoryLeagueStore` (GoalTestSupport) and apps inject `LiveLeagueStore`.
 ///
 /// Threading: conformers are `Sendable`. Every output is delivered on the thread the conformer documents
 /// (`LiveLeagueStore`: its delivery scheduler, the main queue by default; `InMemoryLeagueStore`: the thread that

@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSupport
 import GoalWire
 
 /// One client over a fake transport and a test scheduler, with every output recorded.

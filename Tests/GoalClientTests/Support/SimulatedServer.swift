@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSupport
 import GoalWire
 
 /// A server simulated in process over an `InMemoryLeague`, speaking the real protocol to `GoalClient`s: `hello` is

@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSupport
 
 /// SwiftGoal's `MockStore` fixture on a real in-memory league: players C, A, D, B (created in that order);
 /// match 1 [C, A] vs [D, B] 2 : 1, then match 2 [C, B] vs [A, D] 0 : 1 (newest first: match 2, then match 1 —

@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalReactive
+import GoalTestSupport
 import GoalWire
 
 /// A scripted server for live-client tests: every `GoalClient` that connects gets a live `welcome`, and every

@@ -1,4 +1,5 @@
 public import Foundation
+public import GoalClient
 public import GoalModel
 public import GoalReactive
 public import GoalWire

@@ -1,4 +1,5 @@
 public import Foundation
+public import GoalClient
 public import GoalModel
 public import GoalReactive
 import Logging
@@ -7,7 +8,7 @@ import Logging
 /// stores over one league behave like two clients of one server — each sees the other's commits as changesets,
 /// and edits from stale bases really conflict (GoalModel's `ConflictEngine` decides).
 ///
-/// Test controls, behind `@_spi(Testing)` (not production API): `holdsMutations` keeps submitted mutations pending
+/// Test controls (this whole type lives in GoalTestSupport; nothing of it ships): `holdsMutations` keeps submitted mutations pending
 /// until `releaseHeldMutations()`; `refreshFailure` makes refreshes fail; `setStatus` sets the reported status;
 /// `refreshCount` and `submitted` record the calls.
 ///
@@ -86,25 +87,25 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
     }
 
     /// While true, submitted mutations stay pending (as if the server were unreachable).
-    @_spi(Testing) public var holdsMutations: Bool {
+    public var holdsMutations: Bool {
         get { lock.withLock { _holdsMutations } }
         set { lock.withLock { _holdsMutations = newValue } }
     }
 
     /// When set, every refresh fails with it.
-    @_spi(Testing) public var refreshFailure: StoreError? {
+    public var refreshFailure: StoreError? {
         get { lock.withLock { _refreshFailure } }
         set { lock.withLock { _refreshFailure = newValue } }
     }
 
     /// How many refreshes were started.
-    @_spi(Testing) public var refreshCount: Int { lock.withLock { _refreshCount } }
+    public var refreshCount: Int { lock.withLock { _refreshCount } }
 
     /// Every mutation submitted, in order.
-    @_spi(Testing) public var submitted: [Mutation] { lock.withLock { _submitted } }
+    public var submitted: [Mutation] { lock.withLock { _submitted } }
 
     /// Sets the connection status the store reports.
-    @_spi(Testing) public func setStatus(_ status: ConnectionStatus) {
+    public func setStatus(_ status: ConnectionStatus) {
         statusStorage.value = status
     }
 
@@ -125,7 +126,7 @@ public final class InMemoryLeagueStore: LeagueStore, @unchecked Sendable {
 
     /// Sends every held mutation, in order (`holdsMutations` is left as it is). Like a server, each is committed
     /// (and its changeset reaches every replica) before it leaves `pendingMutations` and its producer answers.
-    @_spi(Testing) public func releaseHeldMutations() {
+    public func releaseHeldMutations() {
         lock.withLock {
             while !held.isEmpty {
                 let (mutation, ticket) = held[0]

@@ -1,8 +1,10 @@
 import GoalLocking
 public import GoalModel
+public import GoalStore
 
-/// Wraps a `LeagueStorage` and fails chosen `append` calls with `StorageError.injectedFault(append:)`, for tests
-/// of what the daemon does when a batch cannot be made durable. A failed append never reaches the wrapped
+/// Wraps a `LeagueStorage` and fails chosen `append` calls as a failing disk would (`StorageError.database`, see
+/// `fault(append:)`), for tests of what the daemon does when a batch cannot be made durable. Test support only:
+/// nothing of it ships in goald. A failed append never reaches the wrapped
 /// store, so nothing of that batch is written; every other call is forwarded unchanged.
 ///
 /// Threading: `Sendable`; the append counter is lock-protected, so the count is exact even if calls race.
@@ -29,6 +31,11 @@ public final class FaultInjectingStorage: ForwardingLeagueStorage {
         self.plan = plan
     }
 
+    /// The error append number `append` (1-based) fails with: not transient, so the daemon stops, as on a disk error.
+    public static func fault(append: Int) -> StorageError {
+        .database(operation: "append #\(append)", detail: "fault injected by FaultInjectingStorage")
+    }
+
     /// How many times `append` was called so far, failed ones included.
     public var appendCount: Int { appends.withLock { $0 } }
 
@@ -39,7 +46,7 @@ public final class FaultInjectingStorage: ForwardingLeagueStorage {
         }
         switch plan {
         case .onlyAppend(let failing) where number == failing, .fromAppend(let failing) where number >= failing:
-            throw .injectedFault(append: number)
+            throw Self.fault(append: number)
         default:
             try base.append(batch)
         }
