@@ -77,6 +77,6 @@ struct OutcomeUnknownTests {
         #expect(TerminalText.escape("a\u{9B}b\u{202E}c") == "a\\u{9B}b\\u{202E}c")
         #expect(TerminalText.escape("Zoë 🙂") == "Zoë 🙂")
         #expect(TerminalText.escapeJSON("{\"n\":\"x\u{202E}\"}") == "{\"n\":\"x\\u202e\"}")
-        #expect(JSONValue.object([("n", .string("a\u{1B}"))]).text == "{\"n\":\"a\\u001b\"}")
+        #expect(JSONDocument.object([("n", .string("a\u{1B}"))]).text == "{\"n\":\"a\\u001b\"}")
     }
 }

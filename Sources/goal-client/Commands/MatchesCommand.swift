@@ -3,6 +3,7 @@ import Foundation
 import GoalClient
 import GoalCommandLine
 import GoalModel
+import GoalWire
 
 /// `goal-client matches list|add|edit|score|delete`. Matches are named by their 8-hex short id (or more of it).
 struct Matches: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import GoalClient
 import GoalCommandLine
 import GoalModel
+import GoalWire
 
 /// `goal-client players list|add|rename|delete`.
 struct Players: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import GoalClient
 import GoalCommandLine
 import GoalModel
 import GoalReactive
+import GoalWire
 
 /// `goal-client status`: connects once and reports the server it got to (with several servers, the first that
 /// answered), the goald node behind it (`welcome.node`) and the protocol version it speaks, the role of the token, the revision, epoch and digest of
@@ -22,15 +23,15 @@ struct Status: AsyncParsableCommand {
             let server = session.client.server.value
             if output.json {
                 Console.out(
-                    JSONValue.object([
+                    JSONDocument.object([
                         ("server", .string(server.name)),
-                        ("node", server.node.map(JSONValue.string) ?? .null),
-                        ("protocol", server.protocolVersion.map(JSONValue.int) ?? .null),
-                        ("servers", .array(session.client.configuration.servers.map(JSONValue.string))),
+                        ("node", server.node.map(JSONDocument.string) ?? .null),
+                        ("protocol", server.protocolVersion.map(JSONDocument.int) ?? .null),
+                        ("servers", .array(session.client.configuration.servers.map(JSONDocument.string))),
                         ("connection", .string("live")),
                         ("role", .string(role)),
                         ("revision", .uint(replica.revision)),
-                        ("epoch", replica.epoch.map(JSONValue.string) ?? .null),
+                        ("epoch", replica.epoch.map(JSONDocument.string) ?? .null),
                         ("digest", .string(replica.digest.description)),
                         ("players", .int(replica.players.count)),
                         ("matches", .int(replica.matches.count)),

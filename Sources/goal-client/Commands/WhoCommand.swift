@@ -4,6 +4,7 @@ import GoalClient
 import GoalCommandLine
 import GoalModel
 import GoalReactive
+import GoalWire
 
 /// `goal-client who`: connects once (without being listed itself) and prints who is in the league: each member's
 /// name, state (`online`, `viewing`, `editing`), the match it views or edits, its goald node and since when.
@@ -20,7 +21,7 @@ struct Who: AsyncParsableCommand {
             }
             let members = session.client.presence.value
             if output.json {
-                Console.out(JSONValue.object([("members", .array(members.map(Self.json)))]).text)
+                Console.out(JSONDocument.object([("members", .array(members.map(Self.json)))]).text)
             } else if members.isEmpty {
                 Console.out("nobody is connected")
             } else {
@@ -46,7 +47,7 @@ struct Who: AsyncParsableCommand {
         return client.presenceKnown.value
     }
 
-    static func json(_ member: PresenceMember) -> JSONValue {
+    static func json(_ member: PresenceMember) -> JSONDocument {
         .object([
             ("name", .string(member.name)),
             ("state", .string(member.activity.kind.rawValue)),

@@ -1,4 +1,5 @@
 import Foundation
+import GoalWire
 
 #if canImport(Glibc)
 import Glibc
@@ -65,16 +66,16 @@ struct ConfigFile: Sendable, Equatable {
         } catch {
             throw .usage("cannot create \(directory): \(error.localizedDescription)")
         }
-        var object: [(String, JSONValue)] = []
+        var object: [(String, JSONDocument)] = []
         if let first = servers.first {
             object.append(("server", .string(first)))
-            object.append(("servers", .array(servers.map(JSONValue.string))))
+            object.append(("servers", .array(servers.map(JSONDocument.string))))
         }
         if let caFile { object.append(("ca_file", .string(caFile))) }
         if let fingerprint { object.append(("fingerprint", .string(fingerprint))) }
         if insecure { object.append(("insecure", .bool(true))) }
         if let token { object.append(("token", .string(token))) }
-        let bytes = Array((JSONValue.object(object).text + "\n").utf8)
+        let bytes = Array((JSONDocument.object(object).text + "\n").utf8)
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o600)
         guard fd >= 0 else { throw .usage("cannot write \(temporary): \(String(cString: strerror(errno)))") }

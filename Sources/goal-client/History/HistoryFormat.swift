@@ -67,18 +67,18 @@ enum HistoryFormat {
     }
 
     /// The page as one JSON document: the wire's members, times in milliseconds, players as ids.
-    static func json(_ page: HistoryPageMessage, entity: EntityRef) -> JSONValue {
+    static func json(_ page: HistoryPageMessage, entity: EntityRef) -> JSONDocument {
         .object([
             ("entity", .string(entity.kind)),
             ("id", .string(entity.id)),
             ("entries", .array(page.entries.map(entryJSON))),
-            ("next_before", page.nextBefore.map(JSONValue.uint) ?? .null),
-            ("retained_from", page.retainedFrom.map(JSONValue.uint) ?? .null),
+            ("next_before", page.nextBefore.map(JSONDocument.uint) ?? .null),
+            ("retained_from", page.retainedFrom.map(JSONDocument.uint) ?? .null),
             ("pruned", .bool(page.pruned)),
         ])
     }
 
-    private static func entryJSON(_ entry: HistoryEntry) -> JSONValue {
+    private static func entryJSON(_ entry: HistoryEntry) -> JSONDocument {
         .object([
             ("revision", .uint(entry.revision)),
             ("time", .int(Int(entry.time.millisecondsSince1970))),
@@ -100,7 +100,7 @@ enum HistoryFormat {
         ])
     }
 
-    private static func valueJSON(_ value: HistoryValue?) -> JSONValue {
+    private static func valueJSON(_ value: HistoryValue?) -> JSONDocument {
         switch value {
         case nil: .null
         case .name(let name): .string(name)

@@ -2,6 +2,7 @@ import Foundation
 import GoalClient
 import GoalModel
 import GoalViewModels
+import GoalWire
 
 /// How goal-client shows players, matches and rankings: human tables and `--json` documents. Pure functions;
 /// every name from the server is escaped here, before it can reach a terminal.
@@ -22,14 +23,14 @@ enum LeagueFormat {
         return table.lines
     }
 
-    static func playerJSON(_ player: Player) -> JSONValue {
+    static func playerJSON(_ player: Player) -> JSONDocument {
         .object([
             ("id", .string(player.id.description)), ("name", .string(player.name)),
             ("revision", .uint(player.revision)),
         ])
     }
 
-    static func playersJSON(_ lookup: LeagueLookup) -> JSONValue {
+    static func playersJSON(_ lookup: LeagueLookup) -> JSONDocument {
         .array(lookup.sortedPlayers.map(playerJSON))
     }
 
@@ -71,8 +72,8 @@ enum LeagueFormat {
     }
 
     /// One match for scripts; `created_at` is its creation time in ISO 8601 UTC, or null when unknown.
-    static func matchJSON(_ match: Match, _ lookup: LeagueLookup, created: Timestamp?) -> JSONValue {
-        func names(_ ids: [PlayerID]) -> JSONValue {
+    static func matchJSON(_ match: Match, _ lookup: LeagueLookup, created: Timestamp?) -> JSONDocument {
+        func names(_ ids: [PlayerID]) -> JSONDocument {
             .array(ids.map { id in lookup.replica.players[id].map { .string($0.name) } ?? .null })
         }
         return .object([
@@ -89,7 +90,7 @@ enum LeagueFormat {
         ])
     }
 
-    static func matchesJSON(_ lookup: LeagueLookup, dates: MatchDates = MatchDates()) -> JSONValue {
+    static func matchesJSON(_ lookup: LeagueLookup, dates: MatchDates = MatchDates()) -> JSONDocument {
         .array(lookup.sortedMatches.map { matchJSON($0, lookup, created: dates[$0.id]) })
     }
 
@@ -116,7 +117,7 @@ enum LeagueFormat {
         return table.lines
     }
 
-    static func rankingsJSON(_ lookup: LeagueLookup) -> JSONValue {
+    static func rankingsJSON(_ lookup: LeagueLookup) -> JSONDocument {
         .array(
             lookup.rankings.enumerated().map { index, entry in
                 let rating = entry.rating
@@ -137,7 +138,7 @@ enum LeagueFormat {
 
     // MARK: Acks
 
-    static func ackJSON(_ ack: MutationAck, extra: [(String, JSONValue)] = []) -> JSONValue {
+    static func ackJSON(_ ack: MutationAck, extra: [(String, JSONDocument)] = []) -> JSONDocument {
         .object(
             [
                 ("mutation_id", .string(ack.id.description)), ("revision", .uint(ack.revision)),

@@ -304,7 +304,7 @@ final class TailFollower: @unchecked Sendable {
                 state.matches = Dictionary(snapshot.matches.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
                 if options.json {
                     output(
-                        JSONValue.object([
+                        JSONDocument.object([
                             ("type", .string("snapshot")), ("revision", .uint(snapshot.revision)),
                             ("players", .int(snapshot.players.count)), ("matches", .int(snapshot.matches.count)),
                         ]).text
