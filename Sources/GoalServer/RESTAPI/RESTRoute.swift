@@ -66,10 +66,13 @@ enum RESTRoute: Equatable {
         }
     }
 
-    /// True for `PUT /api/v1/matches/{id}`.
-    var isMatchUpdate: Bool {
-        if case .updateMatch = self { return true }
-        return false
+    /// True for the writes that read a body (creates and the match PUT): their `Content-Type` must name JSON or a
+    /// form.
+    var takesBody: Bool {
+        switch self {
+        case .createPlayer, .createMatch, .updateMatch: true
+        default: false
+        }
     }
 
     /// True for the routes that change the league (they need a body or an engine decision).

@@ -34,9 +34,8 @@ struct RESTWrite {
             }
             key = parsed
         }
-        let needsBody = route == .createPlayer || route == .createMatch || route.isMatchUpdate
         let format = RESTBodyFormat(contentType: head.headers.first(name: "content-type"))
-        if needsBody, format == nil, !body.isEmpty || head.headers.contains(name: "content-type") {
+        if route.takesBody, format == nil, !body.isEmpty || head.headers.contains(name: "content-type") {
             return api.answer(unsupportedMediaType())
         }
         // No Content-Type and no body: read as an empty JSON body ("the body is not valid JSON").

@@ -29,9 +29,9 @@ struct HistoryPane {
     private(set) var pruned = false
     private(set) var retainedFrom: Revision?
     /// An older page was asked for and has not arrived yet.
-    var loadingOlder = false
+    private(set) var loadingOlder = false
     /// Why the last request for an older page failed, until the next one.
-    var olderFailure: String?
+    private(set) var olderFailure: String?
     /// The first entry shown (0: the newest).
     private(set) var offset = 0
     /// When the match was played (created); nil until known, or when that changeset was pruned.
@@ -39,7 +39,7 @@ struct HistoryPane {
 
     init(entity: EntityRef) { self.entity = entity }
 
-    /// Takes the next (older) page.
+    /// Takes the next (older) page; a match's creation in it dates the match.
     mutating func append(_ page: HistoryPageMessage) {
         entries += page.entries
         nextBefore = page.nextBefore
@@ -48,6 +48,15 @@ struct HistoryPane {
         content = .loaded
         loadingOlder = false
         olderFailure = nil
+        if played == nil, case .match = entity, let created = page.entries.first(where: { $0.change == .created }) {
+            played = created.time
+        }
+    }
+
+    /// The request for an older page failed: the footer says why until the next one.
+    mutating func olderFailed(_ message: String) {
+        loadingOlder = false
+        olderFailure = message
     }
 
     /// Moves the shown entries a page of `rows` older (`older`) or newer.

@@ -75,27 +75,19 @@ extension LiveApp {
             MainActor.assumeIsolated {
                 guard let self, self.historyPane?.entity == entity else { return }
                 switch result {
-                case .success(let page):
-                    self.historyPane?.appendOlder(page, rows: rows)
-                    if self.historyPane?.played == nil,
-                        let created = page.entries.first(where: { $0.change == .created })
-                    {
-                        self.historyPane?.played = created.time
-                    }
-                case .failure(let error):
-                    self.historyPane?.loadingOlder = false
-                    self.historyPane?.olderFailure = error.description
+                case .success(let page): self.historyPane?.appendOlder(page, rows: rows)
+                case .failure(let error): self.historyPane?.olderFailed(error.description)
                 }
                 self.setNeedsDisplay()
             }
         }
     }
 
-    /// A match's date: from the page when it reaches the creation, or the match list's row when it knows it, else
-    /// one request for the creating revision.
+    /// A match's date when the first page did not reach its creation (`HistoryPane.append` dates it then): the
+    /// match list's row when it knows it, else one request for the creating revision.
     private func loadDate(_ entity: EntityRef, page: HistoryPageMessage) {
-        guard case .match(let id) = entity else { return }
-        if let created = page.entries.first(where: { $0.change == .created })?.time ?? matches.row(for: id)?.created {
+        guard case .match(let id) = entity, historyPane?.played == nil else { return }
+        if let created = matches.row(for: id)?.created {
             historyPane?.played = created
             return
         }
