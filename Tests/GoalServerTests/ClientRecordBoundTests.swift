@@ -1,15 +1,15 @@
 import Foundation
 import GoalModel
-@_spi(Testing) import GoalServer
+import GoalServer
 import GoalStore
 import GoalTestSlots
-@_spi(Testing) import GoalTestSupport
+import GoalTestSupport
 import GoalWire
 import Synchronization
 import Testing
 
 /// Issue 14 point 10, from a TLS socket: the exactly-once table is bounded by age and count, as PROTOCOL.md §6
-/// says. The engine's clock is the test's (`DaemonTestHooks.clock`) and the sweep runs when the test asks.
+/// says. The engine's clock is the test's (`DaemonSeams.clock`) and the sweep runs when the test asks.
 @Suite("the exactly-once table is bounded by age and count", .slotted)
 struct ClientRecordBoundTests {
     /// A clock the test moves; starts at 2027-01-15.
@@ -31,8 +31,8 @@ struct ClientRecordBoundTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }  // cleanup only; a leftover is harmless
         let storage = try SQLiteLeagueStorage(path: directory.appendingPathComponent("league.sqlite").path)
-        let hooks = DaemonTestHooks(clock: { clock.now }, clientRecordSweep: sweep)
-        try await withTestDaemon(storage: storage, hooks: hooks) { daemon in
+        let seams = DaemonSeams(clock: { clock.now }, clientRecordSweep: sweep)
+        try await withTestDaemon(storage: storage, seams: seams) { daemon in
             let idle = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
             let active = try await TestSession.open(daemon, token: daemon.tokens.editor2, stream: .acks)
             let first = idle.mutation(seq: 1, base: 0, Make.createPlayer("Ada"))
@@ -70,9 +70,9 @@ struct ClientRecordBoundTests {
     func fullTableRefusesNewInstances() async throws {
         let clock = ManualClock()
         let sweep = ClientRecordSweep()
-        let hooks = DaemonTestHooks(clock: { clock.now }, clientRecordSweep: sweep)
+        let seams = DaemonSeams(clock: { clock.now }, clientRecordSweep: sweep)
         let smallTable: (inout ServerConfiguration) -> Void = { $0.clientRecords = ClientRecordPolicy(maximumCount: 2) }
-        try await withTestDaemon(hooks: hooks, configure: smallTable) { daemon in
+        try await withTestDaemon(seams: seams, configure: smallTable) { daemon in
             let a = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
             let b = try await TestSession.open(daemon, token: daemon.tokens.editor2, stream: .acks)
             let c = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)

@@ -1,8 +1,8 @@
 import Foundation
 import GoalModel
-@_spi(Testing) import GoalServer
+import GoalServer
 import GoalTestSlots
-@_spi(Testing) import GoalTestSupport
+import GoalTestSupport
 import GoalTransport
 import GoalWire
 import Testing
@@ -14,7 +14,7 @@ struct CoalescingTests {
     )
     func batchesShareARound() async throws {
         let gate = FanoutGate()
-        try await withTestDaemon(hooks: DaemonTestHooks(fanoutGate: gate)) { daemon in
+        try await withTestDaemon(seams: DaemonSeams(fanoutGate: gate)) { daemon in
             let watcher = try await TestSession.open(daemon, token: daemon.tokens.viewer)
             let author = try await TestSession.open(daemon, token: daemon.tokens.editor)
             // The first batch goes out at once; every later round waits for the gate.
@@ -50,7 +50,7 @@ struct CoalescingTests {
     @Test("a graceful stop first sends the changesets and acks still waiting for the next round")
     func stopDeliversTheWaitingRound() async throws {
         let gate = FanoutGate()
-        let daemon = try await TestDaemon.start(hooks: DaemonTestHooks(fanoutGate: gate))
+        let daemon = try await TestDaemon.start(seams: DaemonSeams(fanoutGate: gate))
         let watcher = try await TestSession.open(daemon, token: daemon.tokens.viewer)
         let author = try await TestSession.open(daemon, token: daemon.tokens.editor, stream: .acks)
         _ = try await author.commit(seq: 1, base: 0, Make.createPlayer("Ada"))
@@ -106,7 +106,7 @@ struct CoalescingTests {
         // raw clients do not answer pings: a suite-wide busy machine must not turn the gate's waits into 4010.
         var limits = ServerLimits()
         limits.idleTimeoutMilliseconds = 600_000
-        try await withTestDaemon(limits: limits, hooks: DaemonTestHooks(fanoutGate: gate), configure: oneLoop) {
+        try await withTestDaemon(limits: limits, seams: DaemonSeams(fanoutGate: gate), configure: oneLoop) {
             daemon in
             var subscribers: [TestSession] = []
             for _ in 0..<48 { subscribers.append(try await TestSession.open(daemon, token: daemon.tokens.viewer)) }

@@ -1,9 +1,9 @@
 import GoalModel
 import GoalPostgres
-@_spi(Testing) import GoalServer
+import GoalServer
 import GoalStore
 import GoalTestSlots
-@_spi(Testing) import GoalTestSupport
+import GoalTestSupport
 import GoalWire
 import NIOConcurrencyHelpers
 import Testing
@@ -35,7 +35,7 @@ struct MultiNodePresenceTests {
                     try await TestDaemon.start(
                         storage: storage,
                         limits: limits,
-                        hooks: DaemonTestHooks(presenceBus: bus)
+                        seams: DaemonSeams(presenceBus: bus)
                     ) { $0.nodeID = "node-\(index)" }
                 )
             }
@@ -148,7 +148,7 @@ struct InProcessPresenceTests {
                 let bus = CuttableBus(shared.node())
                 buses.append(bus)
                 nodes.append(
-                    try await TestDaemon.start(limits: limits, hooks: DaemonTestHooks(presenceBus: bus)) {
+                    try await TestDaemon.start(limits: limits, seams: DaemonSeams(presenceBus: bus)) {
                         $0.nodeID = "node-\(index)"
                     }
                 )

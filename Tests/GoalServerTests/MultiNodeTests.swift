@@ -1,9 +1,9 @@
 import GoalModel
 import GoalPostgres
-@_spi(Testing) import GoalServer
+import GoalServer
 import GoalStore
 import GoalTestSlots
-@_spi(Testing) import GoalTestSupport
+import GoalTestSupport
 import GoalWire
 import Testing
 
@@ -242,7 +242,7 @@ struct MultiNodeTests {
                 nodes.append(
                     try await TestDaemon.start(
                         storage: try PostgresLeagueStorage(configuration: database),
-                        hooks: DaemonTestHooks(followsOtherNodes: !lagging.contains(index))
+                        seams: DaemonSeams(followsOtherNodes: !lagging.contains(index))
                     ) { $0.nodeID = "node-\(index)" }
                 )
             }

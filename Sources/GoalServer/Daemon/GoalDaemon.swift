@@ -25,7 +25,8 @@ public final class GoalDaemon: Service, Sendable {
     private let makeTLSContext: @Sendable () throws -> NIOSSLContext
     let registry: PrometheusCollectorRegistry
     let logger: Logger
-    let testHooks: DaemonTestHooks
+    /// What the composition root builds the daemon from besides the configuration and store.
+    let parts: DaemonParts
     private let tlsContext: NIOLockedValueBox<NIOSSLContext?> = NIOLockedValueBox(nil)
     private let addresses = NIOLockedValueBox(AddressWaiters())
     private let stopSignal = NIOLockedValueBox(StopSignal())
@@ -49,21 +50,21 @@ public final class GoalDaemon: Service, Sendable {
             tlsContext: tlsContext,
             metricsRegistry: metricsRegistry,
             logger: logger,
-            testHooks: .none
+            parts: DaemonParts(storage: storage)
         )
     }
 
-    /// A daemon with test seams (`DaemonTestHooks`); the parameters are those of the public initializer.
-    @_spi(Testing)
-    public init(
+    /// A daemon built from other parts than production's (GoalTestSupport's `DaemonSeams` makes them); the other
+    /// parameters are those of the public initializer.
+    package init(
         configuration: ServerConfiguration,
         storage: any LeagueStorage,
         tlsContext: @escaping @Sendable () throws -> NIOSSLContext,
         metricsRegistry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         logger: Logger,
-        testHooks: DaemonTestHooks
+        parts: DaemonParts
     ) {
-        self.testHooks = testHooks
+        self.parts = parts
         self.configuration = configuration
         self.storage = storage
         self.makeTLSContext = tlsContext
@@ -131,17 +132,29 @@ public final class GoalDaemon: Service, Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let threadPool = NIOThreadPool(numberOfThreads: 2)
         threadPool.start()
-        let core = makeCore(recovered: recovered, nodeID: nodeID, group: group, threadPool: threadPool)
+        let composition = DaemonComposition(
+            configuration: configuration,
+            storage: storage,
+            recovered: recovered,
+            nodeID: nodeID,
+            group: group,
+            threadPool: threadPool,
+            registry: registry,
+            parts: parts,
+            compression: makeCompression(),
+            logger: logger,
+            onFatalError: { [weak self] error in self?.signalStop(.fatal("a batch write failed: \(error)")) }
+        )
 
         var channels: [any Channel] = []
         do {
             // The tokens table must be readable before anyone says hello (a store that cannot read it fails here).
-            _ = try core.tokens.refresh()
-            let stream = try await bindStream(group: group, core: core)
+            _ = try composition.tokens.refresh()
+            let stream = try await bindStream(group: group, pipeline: composition.pipeline)
             channels.append(stream)
             var metricsPort: Int?
             if let listener = configuration.metricsListener {
-                let metrics = try await bindMetrics(listener, group: group, core: core)
+                let metrics = try await bindMetrics(listener, group: group, pipeline: composition.pipeline)
                 channels.append(metrics)
                 metricsPort = metrics.localAddress?.port
             }
@@ -164,37 +177,48 @@ public final class GoalDaemon: Service, Sendable {
             throw error
         }
 
-        let maintenance = Maintenance(
-            core: core,
-            interval: configuration.maintenanceIntervalSeconds,
-            followsOtherNodes: testHooks.followsOtherNodes,
-            logger: logger
-        )
-        let maintenanceTask = Task { await maintenance.run() }
-        let presenceTask = Task { await core.presence.run() }
+        let services = composition.serviceGroup(logger: logger)
+        let servicesTask = Task { try await services.run() }
         let reason = await withGracefulShutdownHandler {
             await waitForStop()
         } onGracefulShutdown: {
             self.signalStop(.graceful)
         }
-        maintenanceTask.cancel()
-        presenceTask.cancel()
-        if case .graceful = reason { await core.presence.stop() }  // the other nodes drop this node's members at once
+        switch reason {
+        case .graceful:
+            // Presence says goodbye (the other nodes drop this node's members at once) before any session closes,
+            // and `Maintenance` stops; both before the listeners close.
+            await services.triggerGracefulShutdown()
+            await finish(servicesTask)
+        case .fatal:
+            servicesTask.cancel()  // no goodbye: the other nodes time this node out
+        }
 
         logger.info("goald stopping", metadata: ["goal.reason": "\(reason)"])
         await close(channels)
-        await core.engine.stop()
+        await composition.engine.stop()
         switch reason {
         case .graceful:
-            await core.hub.closeAll(.shuttingDown, "the server is shutting down; reconnect shortly")
+            await composition.hub.closeAll(.shuttingDown, "the server is shutting down; reconnect shortly")
         case .fatal(let message):
-            await core.hub.closeAll(.internalError, "the server failed and restarts from its store: \(message)")
+            await composition.hub.closeAll(.internalError, "the server failed and restarts from its store: \(message)")
         }
-        await waitForConnectionsToClose(core, upTo: .seconds(3))
-        _ = await maintenanceTask.value
+        await waitForConnectionsToClose(composition.connections, upTo: .seconds(3))
+        await finish(servicesTask)  // a housekeeping store call under way ends before the store closes
         closeStorage()
         await release(channels: [], threadPool: threadPool, group: group)
         if case .fatal(let message) = reason { throw DaemonError(message) }
+    }
+
+    /// Waits for the daemon's service group to end; a failure is logged (the daemon is stopping either way).
+    private func finish(_ services: Task<Void, any Error>) async {
+        do {
+            try await services.value
+        } catch is CancellationError {
+            return
+        } catch {
+            logger.warning("a daemon service did not stop cleanly", metadata: ["goal.error": "\(error)"])
+        }
     }
 
     /// Closes the store; a failure is logged (the daemon is stopping either way).
@@ -246,17 +270,17 @@ public final class GoalDaemon: Service, Sendable {
     /// connection whose reads fill them: 1.5 KiB less per idle session (thousands of them per daemon).
     static let receiveBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536)
 
-    private func bindStream(group: MultiThreadedEventLoopGroup, core: ServerCore) async throws -> any Channel {
+    private func bindStream(group: MultiThreadedEventLoopGroup, pipeline: ServerPipeline) async throws -> any Channel {
         let tls = tlsContext
         return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4_096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.writeBufferWaterMark, value: ServerCore.writeBufferWaterMark)
+            .childChannelOption(.writeBufferWaterMark, value: ServerPipeline.writeBufferWaterMark)
             .childChannelOption(.recvAllocator, value: Self.receiveBuffers)
             .childChannelInitializer { channel in
                 guard let context = tls.withLockedValue({ $0 }) else { return channel.close() }
-                return ServerPipeline.configureStream(channel, core: core, tls: context)
+                return pipeline.configureStream(channel, tls: context)
             }
             .bind(host: configuration.host, port: configuration.port)
             .get()
@@ -265,18 +289,18 @@ public final class GoalDaemon: Service, Sendable {
     private func bindMetrics(
         _ listener: ServerConfiguration.MetricsListener,
         group: MultiThreadedEventLoopGroup,
-        core: ServerCore
+        pipeline: ServerPipeline
     ) async throws -> any Channel {
         try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in ServerPipeline.configureMetrics(channel, core: core) }
+            .childChannelInitializer { channel in pipeline.configureMetrics(channel) }
             .bind(host: listener.host, port: listener.port)
             .get()
     }
 
-    private func waitForConnectionsToClose(_ core: ServerCore, upTo limit: Duration) async {
+    private func waitForConnectionsToClose(_ connections: ConnectionLimiter, upTo limit: Duration) async {
         let deadline = ContinuousClock.now + limit
-        while core.connections.total > 0, ContinuousClock.now < deadline {
+        while connections.total > 0, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(20))  // cancelled: the loop's deadline still ends the wait
         }
     }

@@ -25,7 +25,7 @@ final class Hub: Sendable {
         head: Revision,
         headDigest: Digest,
         coalescePause: TimeAmount,
-        gate: FanoutGate? = nil,
+        gate: (any FanoutSliceGate)? = nil,
         compression: ChangesetCompression? = nil,
         metrics: ServerMetrics
     ) {

@@ -79,8 +79,8 @@ final class LoopShard: Sendable {
     let box: NIOLoopBoundBox<State>
     /// How long to rest after a slice (at most `limits.fanoutCoalesceMilliseconds`).
     private let pacing: SlicePacing
-    /// A test's gate: the slice after a slice waits for its permit instead of a pause (`DaemonTestHooks`).
-    private let gate: FanoutGate?
+    /// A test's gate: the slice after a slice waits for its permit instead of a pause (`DaemonParts.sliceGate`).
+    private let gate: (any FanoutSliceGate)?
     /// Told when a session that takes an optional frame variant registers or leaves.
     private let demand: VariantDemand?
 
@@ -90,7 +90,7 @@ final class LoopShard: Sendable {
         head: Revision,
         headDigest: Digest,
         maxPause: TimeAmount,
-        gate: FanoutGate? = nil,
+        gate: (any FanoutSliceGate)? = nil,
         demand: VariantDemand? = nil,
         metrics: ServerMetrics
     ) {

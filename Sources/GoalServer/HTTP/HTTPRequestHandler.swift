@@ -4,7 +4,6 @@ import GoalWire
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// Answers the plain HTTP requests on the daemon's port (HEAD as GET without the body): `GET /healthz`, `GET /metrics` (admin token in
 /// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), the league page (`GET /` and
@@ -23,10 +22,26 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         case anyone
     }
 
+    /// What the handler uses of the rest of the server: the health report, the metrics it renders, the tokens an
+    /// admin's `/metrics` request is checked against (looked up on `threadPool`), the limits of an HTTP API request
+    /// and the HTTP API's own collaborators. Built once by `DaemonComposition`, shared by every connection.
+    ///
+    /// Threading: every member is `Sendable`. Lifetime: the daemon's.
+    struct Collaborators: Sendable {
+        let health: HealthReport
+        let metrics: ServerMetrics
+        let tokens: TokenDirectory
+        let threadPool: NIOThreadPool
+        /// `maxInboundMessageBytes` (an API body's bound), `handshakeTimeoutMilliseconds` (its deadline) and
+        /// `idleTimeoutMilliseconds` (a keep-alive connection's idle time).
+        let limits: ServerLimits
+        let rest: RESTAPI.Collaborators
+    }
+
     let metricsAccess: MetricsAccess
+    let collaborators: Collaborators
     private var head: HTTPRequestHead?
     // The HTTP API's request state (`HTTPRequestHandler+RESTAPI.swift`).
-    let core: ServerCore
     /// The connection's handshake deadline (main listener); the first HTTP API request takes the connection over.
     var handshakeDeadline: Scheduled<Void>?
     /// The body of the HTTP API request being read; nil when none is.
@@ -36,8 +51,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Set once a 408/413 went out: the connection is closing and reads nothing more.
     var closing = false
 
-    init(core: ServerCore, metricsAccess: MetricsAccess, handshakeDeadline: Scheduled<Void>? = nil) {
-        self.core = core
+    init(_ collaborators: Collaborators, metricsAccess: MetricsAccess, handshakeDeadline: Scheduled<Void>? = nil) {
+        self.collaborators = collaborators
         self.metricsAccess = metricsAccess
         self.handshakeDeadline = handshakeDeadline
     }
@@ -72,13 +87,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         if servesAPI, serveWebAsset(head, path: path, context: context) { return }
         switch (head.method, path) {
         case (.GET, "/healthz"), (.HEAD, "/healthz"):
-            let view = core.engine.durableView
-            let storeHead = max(core.storeHead.load(ordering: .relaxed), view.revision)
-            let available = core.engine.isStoreAvailable
-            // The node id is the operator's text: escaped as a JSON string by GoalWire's writer.
-            let body =
-                #"{"status":"ok","node":\#(JSONText.string(core.nodeID)),"head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(core.epoch)","connections":\#(core.connections.total),"store":"\#(core.storage.kind)","store_available":\#(available),"store_head":\#(storeHead),"trailing":\#(storeHead - view.revision)}"#
-            respond(context, head, .ok, contentType: "application/json", body: Array(body.utf8))
+            respond(context, head, .ok, contentType: "application/json", body: collaborators.health.json())
         case (.GET, "/metrics"), (.HEAD, "/metrics"):
             serveMetrics(head, context: context)
         case (_, WireProtocol.path):
@@ -105,7 +114,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func serveMetrics(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         if case .anyone = metricsAccess {
-            respond(context, head, .ok, contentType: "text/plain; version=0.0.4", body: core.metrics.render())
+            respond(context, head, .ok, contentType: "text/plain; version=0.0.4", body: collaborators.metrics.render())
             return
         }
         guard let authorization = head.headers.first(name: "authorization"),
@@ -120,8 +129,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         let hash = TokenSecret.hash(presented: String(authorization.dropFirst("bearer ".count)))
-        let tokens = core.tokens
-        core.threadPool.runIfActive(eventLoop: context.eventLoop) { try tokens.lookup(hash) }
+        let tokens = collaborators.tokens
+        collaborators.threadPool.runIfActive(eventLoop: context.eventLoop) { try tokens.lookup(hash) }
             .assumeIsolated().whenComplete { result in
                 guard case .success(let token?) = result, !token.isRevoked else {
                     self.respond(context, head, .unauthorized, body: self.text("unknown or revoked token\n"))
@@ -141,7 +150,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                     head,
                     .ok,
                     contentType: "text/plain; version=0.0.4",
-                    body: self.core.metrics.render()
+                    body: self.collaborators.metrics.render()
                 )
             }
     }

@@ -15,30 +15,51 @@ import NIOWebSocket
 /// Also enforces what must happen before any session exists: the total connection cap (closed at once, before
 /// TLS: past it the process is near its file limit), the per-IP cap (the upgrade completes so the client learns
 /// why: `error{connection_limit}` + 4002), and the handshake deadline until `SessionHandler` takes it over.
-/// Stateless; called on the new channel's event loop.
-enum ServerPipeline {
+///
+/// Holds what the pipeline uses of the rest of the server: the connection limiter (with the refusal warning's
+/// rate limit), the connections gauge, the limits, whether permessage-deflate is offered, the HTTP handler's
+/// collaborators and the session's. Built once by `DaemonComposition`.
+///
+/// Threading: `Sendable`, immutable; its methods run on the new channel's event loop. Lifetime: the daemon's.
+struct ServerPipeline: Sendable {
+    /// Every session channel's write-buffer watermarks: NIO reports the channel unwritable above `high` bytes.
+    static let writeBufferWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 64 * 1024, high: 256 * 1024)
+
+    let connections: ConnectionLimiter
+    /// The warning for connections refused at the total cap, at most once per 10 s.
+    let refusalLog: RefusalLog
+    let metrics: ServerMetrics
+    /// `handshakeTimeoutMilliseconds`, `maxInboundMessageBytes`, `framesPerSecond` and `frameBurst`.
+    let limits: ServerLimits
+    /// Whether permessage-deflate offers are accepted (the hub has a compressor).
+    let permessageDeflate: Bool
+    let http: HTTPRequestHandler.Collaborators
+    /// What every session shares.
+    let session: SessionCollaborators
+    let logger: Logger
+
     /// Configures a connection of the main (TLS) listener.
-    static func configureStream(_ channel: any Channel, core: ServerCore, tls: NIOSSLContext) -> EventLoopFuture<Void> {
-        if let refusal = core.connections.admitConnection() {
-            if let refused = core.refusalLog.refused(now: .now()) {
-                core.logger.warning(
+    func configureStream(_ channel: any Channel, tls: NIOSSLContext) -> EventLoopFuture<Void> {
+        if let refusal = connections.admitConnection() {
+            if let refused = refusalLog.refused(now: .now()) {
+                logger.warning(
                     "refusing connections",
                     metadata: ["goal.reason": "\(refusal)", "goal.refused": "\(refused)"]
                 )
             }
             return channel.close()
         }
-        core.metrics.connections.increment()
+        metrics.connections.increment()
         let remote = channel.remoteAddress?.ipAddress ?? "unknown"
-        let ipRefusal = core.connections.admitIP(remote)
+        let ipRefusal = connections.admitIP(remote)
         channel.closeFuture.whenComplete { _ in
-            core.connections.releaseConnection()
-            core.metrics.connections.decrement()
-            if ipRefusal == nil { core.connections.releaseIP(remote) }
+            connections.releaseConnection()
+            metrics.connections.decrement()
+            if ipRefusal == nil { connections.releaseIP(remote) }
         }
         let connectedAt = NIODeadline.now()
         let deadline = channel.eventLoop.scheduleTask(
-            in: .milliseconds(Int64(core.limits.handshakeTimeoutMilliseconds))
+            in: .milliseconds(Int64(limits.handshakeTimeoutMilliseconds))
         ) { channel.close(promise: nil) }
         channel.closeFuture.whenComplete { _ in deadline.cancel() }
 
@@ -46,15 +67,14 @@ enum ServerPipeline {
             let sync = channel.pipeline.syncOperations
             try sync.addHandler(ConnectionAborter())
             try sync.addHandler(NIOSSLServerHandler(context: tls))
-            let http = HTTPRequestHandler(core: core, metricsAccess: .adminToken, handshakeDeadline: deadline)
+            let http = HTTPRequestHandler(self.http, metricsAccess: .adminToken, handshakeDeadline: deadline)
             let upgrader = WebSocketUpgrader(
-                maxFrameSize: core.limits.maxInboundMessageBytes,
-                permessageDeflate: core.hub.compression != nil
+                maxFrameSize: limits.maxInboundMessageBytes,
+                permessageDeflate: permessageDeflate
             ) { channel, deflate in
                 deadline.cancel()
                 try installSession(
                     on: channel,
-                    core: core,
                     remote: remote,
                     connectedAt: connectedAt,
                     deflate: deflate,
@@ -75,17 +95,17 @@ enum ServerPipeline {
     }
 
     /// Configures a connection of the plaintext, loopback-only metrics listener.
-    static func configureMetrics(_ channel: any Channel, core: ServerCore) -> EventLoopFuture<Void> {
-        channel.eventLoop.makeCompletedFuture {
+    func configureMetrics(_ channel: any Channel) -> EventLoopFuture<Void> {
+        let http = self.http
+        return channel.eventLoop.makeCompletedFuture {
             let sync = channel.pipeline.syncOperations
             try sync.configureHTTPServerPipeline(withErrorHandling: true)
-            try sync.addHandler(HTTPRequestHandler(core: core, metricsAccess: .anyone))
+            try sync.addHandler(HTTPRequestHandler(http, metricsAccess: .anyone))
         }
     }
 
-    private static func installSession(
+    private func installSession(
         on channel: any Channel,
-        core: ServerCore,
         remote: String,
         connectedAt: NIODeadline,
         deflate: Bool,
@@ -94,23 +114,23 @@ enum ServerPipeline {
         let sync = channel.pipeline.syncOperations
         try sync.addHandler(WebSocketFrameValidator(allowsCompressedMessages: deflate))
         try sync.addHandler(
-            FloodGuardHandler(framesPerSecond: core.limits.framesPerSecond, burst: core.limits.frameBurst)
+            FloodGuardHandler(framesPerSecond: limits.framesPerSecond, burst: limits.frameBurst)
         )
         if deflate {
             try sync.addHandler(
-                PerMessageInflateHandler(limit: core.limits.maxInboundMessageBytes, keepsInflater: false)
+                PerMessageInflateHandler(limit: limits.maxInboundMessageBytes, keepsInflater: false)
             )
         }
         try sync.addHandler(
             NIOWebSocketFrameAggregator(
                 minNonFinalFragmentSize: 0,
                 maxAccumulatedFrameCount: 256,
-                maxAccumulatedFrameSize: core.limits.maxInboundMessageBytes
+                maxAccumulatedFrameSize: limits.maxInboundMessageBytes
             )
         )
         let session = SessionHandler(
-            core: core,
-            shard: core.hub.shard(for: channel.eventLoop),
+            collaborators: self.session,
+            shard: self.session.hub.shard(for: channel.eventLoop),
             remoteAddress: remote,
             connectedAt: connectedAt,
             negotiatedDeflate: deflate,

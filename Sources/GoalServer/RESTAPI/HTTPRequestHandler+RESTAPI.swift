@@ -24,14 +24,14 @@ extension HTTPRequestHandler {
         handshakeDeadline = nil
         apiTimer?.cancel()
         if let length = head.headers.first(name: "content-length").flatMap(Int.init),
-            length > core.limits.maxInboundMessageBytes
+            length > collaborators.limits.maxInboundMessageBytes
         {
             refuseTooLarge(head, context)
             return
         }
         apiBody = []
         let channel = context.channel
-        let deadline = TimeAmount.milliseconds(Int64(core.limits.handshakeTimeoutMilliseconds))
+        let deadline = TimeAmount.milliseconds(Int64(collaborators.limits.handshakeTimeoutMilliseconds))
         apiTimer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) { [weak self] in
             guard let self, self.apiBody != nil else { return }
             self.apiBody = nil
@@ -45,14 +45,14 @@ extension HTTPRequestHandler {
         refuseAPIRequest(
             head,
             .payloadTooLarge,
-            "the body is larger than \(core.limits.maxInboundMessageBytes) bytes",
+            "the body is larger than \(collaborators.limits.maxInboundMessageBytes) bytes",
             context
         )
     }
 
     func appendAPIBody(_ chunk: ByteBuffer, _ head: HTTPRequestHead, context: ChannelHandlerContext) {
         guard var body = apiBody else { return }
-        guard body.count + chunk.readableBytes <= core.limits.maxInboundMessageBytes else {
+        guard body.count + chunk.readableBytes <= collaborators.limits.maxInboundMessageBytes else {
             apiBody = nil
             refuseTooLarge(head, context)
             return
@@ -66,25 +66,29 @@ extension HTTPRequestHandler {
         apiTimer?.cancel()
         apiTimer = nil
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
-        RESTAPI(core: core, eventLoop: context.eventLoop).respond(to: head, path: path, body: body)
-            .assumeIsolated().whenSuccess { response in
-                guard context.channel.isActive else { return }
-                self.respond(
-                    context,
-                    head,
-                    response.status,
-                    contentType: "application/json",
-                    body: response.body,
-                    extraHeaders: response.headers
-                )
-                self.scheduleIdleClose(context)
-            }
+        RESTAPI(collaborators: collaborators.rest, eventLoop: context.eventLoop).respond(
+            to: head,
+            path: path,
+            body: body
+        )
+        .assumeIsolated().whenSuccess { response in
+            guard context.channel.isActive else { return }
+            self.respond(
+                context,
+                head,
+                response.status,
+                contentType: "application/json",
+                body: response.body,
+                extraHeaders: response.headers
+            )
+            self.scheduleIdleClose(context)
+        }
     }
 
     /// Closes a keep-alive connection that sends no next request within the idle timeout.
     private func scheduleIdleClose(_ context: ChannelHandlerContext) {
         let channel = context.channel
-        let idle = TimeAmount.milliseconds(Int64(core.limits.idleTimeoutMilliseconds))
+        let idle = TimeAmount.milliseconds(Int64(collaborators.limits.idleTimeoutMilliseconds))
         apiTimer = context.eventLoop.assumeIsolated().scheduleTask(in: idle) { channel.close(promise: nil) }
     }
 

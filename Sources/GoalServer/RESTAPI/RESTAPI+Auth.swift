@@ -14,7 +14,7 @@ extension RESTAPI {
     /// - Returns: the caller, or the 401 to answer.
     func authenticate(_ head: HTTPRequestHead) -> EventLoopFuture<Result<Caller, RESTRefusal>> {
         guard let authorization = head.headers.first(name: "authorization") else {
-            if let role = core.rest.anonymousRole {
+            if let role = collaborators.context.anonymousRole {
                 return eventLoop.makeSucceededFuture(.success(Caller(author: Self.anonymousAuthor, role: role)))
             }
             return eventLoop.makeSucceededFuture(
@@ -27,8 +27,8 @@ extension RESTAPI {
             )
         }
         let hash = TokenSecret.hash(presented: String(authorization.dropFirst("bearer ".count)))
-        let tokens = core.tokens
-        return core.threadPool.runIfActive(eventLoop: eventLoop) { try tokens.lookup(hash) }
+        let tokens = collaborators.tokens
+        return collaborators.threadPool.runIfActive(eventLoop: eventLoop) { try tokens.lookup(hash) }
             .map { token -> Result<Caller, RESTRefusal> in
                 guard let token, !tokens.isRevoked(token) else {
                     return .failure(RESTRefusal(unauthorized: "unknown or revoked token"))

@@ -4,17 +4,32 @@ import GoalStore
 import GoalWire
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 
 /// The Goalbase-compatible HTTP API under `/api/v1/` (docs/HTTP.md): authenticates a complete request, reads
 /// from the durable league or hands a write to the engine like a WebSocket mutation, and answers a `RESTResponse`.
 ///
 /// Threading: called on the connection's event loop; the future completes on that loop. Token look-ups run on the
-/// core's thread pool; the engine is never waited on. Lifetime: one per request (a cheap value).
+/// daemon's thread pool; the engine is never waited on. Lifetime: one per request (a cheap value).
 struct RESTAPI {
     /// How long a write waits for the engine's answer before 503 (the engine drops mutations while stopping).
     static let answerTimeout: TimeAmount = .seconds(30)
 
-    let core: ServerCore
+    /// What the HTTP API uses of the rest of the server: the engine it reads the durable league from and hands
+    /// writes to, the tokens (looked up on `threadPool`), what every request shares (`RESTContext`) and the
+    /// `overloaded` answer's retry hint. Built once by `DaemonComposition`.
+    ///
+    /// Threading: every member is `Sendable`. Lifetime: the daemon's.
+    struct Collaborators: Sendable {
+        let engine: Engine
+        let tokens: TokenDirectory
+        let threadPool: NIOThreadPool
+        let context: RESTContext
+        /// `limits.overloadedRetryMilliseconds`: the `Retry-After` of a write the engine's inbox refused.
+        let overloadedRetryMilliseconds: Int
+    }
+
+    let collaborators: Collaborators
     let eventLoop: any EventLoop
 
     /// The caller, once authenticated: the author of its changesets and its role.
@@ -60,7 +75,7 @@ struct RESTAPI {
         body: [UInt8],
         caller: Caller
     ) -> EventLoopFuture<RESTResponse> {
-        let state = core.engine.durableView.state
+        let state = collaborators.engine.durableView.state
         let ifNoneMatch = head.headers.first(name: "if-none-match")
         switch route {
         case .listPlayers:

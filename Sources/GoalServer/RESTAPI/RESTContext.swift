@@ -2,7 +2,7 @@ import GoalModel
 import Synchronization
 
 /// What every HTTP API request shares: the anonymous role (`http.anonymousRole`) and the mutation ids of writes
-/// sent without an `Idempotency-Key`. One per daemon (`ServerCore.rest`).
+/// sent without an `Idempotency-Key`. One per daemon (`RESTAPI.Collaborators.context`).
 ///
 /// Threading: `Sendable`; the seq counter is atomic. Lifetime: the daemon's.
 final class RESTContext: Sendable {

@@ -182,10 +182,13 @@ struct RESTWrite {
         key: RESTIdempotencyKey?,
         success: @escaping @Sendable (LeagueState) -> RESTResponse?
     ) -> EventLoopFuture<RESTResponse> {
-        let core = api.core
+        let collaborators = api.collaborators
         let id =
             key.map { MutationID(instance: $0.instance, seq: 1) }
-            ?? MutationID(instance: core.rest.keylessInstance, seq: core.rest.nextKeylessSeq())
+            ?? MutationID(
+                instance: collaborators.context.keylessInstance,
+                seq: collaborators.context.nextKeylessSeq()
+            )
         let answer = RESTPendingAnswer(promise: api.eventLoop.makePromise())
         let request = MutationRequest(
             mutation: Mutation(id: id, base: base, action: action),
@@ -194,8 +197,8 @@ struct RESTWrite {
             replyTo: ReplyAddress(shard: 0, session: 0),  // unused: `direct` answers
             direct: DirectReply { message, after in answer.complete(.success((message, after))) }
         )
-        guard core.engine.submit(request) else {
-            return api.answer(Self.overloaded(retryAfterMilliseconds: core.limits.overloadedRetryMilliseconds))
+        guard collaborators.engine.submit(request) else {
+            return api.answer(Self.overloaded(retryAfterMilliseconds: collaborators.overloadedRetryMilliseconds))
         }
         let timeout = api.eventLoop.scheduleTask(in: RESTAPI.answerTimeout) {
             answer.complete(.failure(RESTAnswerTimeout()))

@@ -1,6 +1,6 @@
 public import Foundation
 public import GoalModel
-@_spi(Testing) public import GoalServer
+public import GoalServer
 public import GoalStore
 public import GoalTransport
 import Logging
@@ -93,15 +93,15 @@ public final class TestDaemon: Sendable {
         limits: ServerLimits = ServerLimits(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestDaemon {
-        try await start(storage: storage, limits: limits, hooks: .none, configure: configure)
+        try await start(storage: storage, limits: limits, seams: .none, configure: configure)
     }
 
-    /// Starts a daemon with test seams (`DaemonTestHooks`); otherwise as `start(storage:limits:configure:)`.
-    @_spi(Testing)
+    /// Starts a daemon whose parts differ from production's by `seams`; otherwise as
+    /// `start(storage:limits:configure:)`.
     public static func start(
         storage: any LeagueStorage = InMemoryLeagueStorage(),
         limits: ServerLimits = ServerLimits(),
-        hooks: DaemonTestHooks,
+        seams: DaemonSeams,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestDaemon {
         let tokens = try ensureTokens(in: storage)
@@ -126,7 +126,7 @@ public final class TestDaemon: Sendable {
             tlsContext: { try NIOSSLContext(configuration: certificates.serverTLSConfiguration) },
             metricsRegistry: registry,
             logger: logger,
-            testHooks: hooks
+            parts: seams.parts(for: storage)
         )
         let runTask = Task<Result<Void, any Error>, Never> {
             do {
@@ -198,19 +198,18 @@ public func withTestDaemon<T>(
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestDaemon) async throws -> T
 ) async throws -> T {
-    try await withTestDaemon(storage: storage, limits: limits, hooks: .none, configure: configure, body)
+    try await withTestDaemon(storage: storage, limits: limits, seams: .none, configure: configure, body)
 }
 
-/// Runs `body` with a started daemon with test seams (`DaemonTestHooks`) and always stops it.
-@_spi(Testing)
+/// Runs `body` with a started daemon whose parts differ from production's by `seams`, and always stops it.
 public func withTestDaemon<T>(
     storage: any LeagueStorage = InMemoryLeagueStorage(),
     limits: ServerLimits = ServerLimits(),
-    hooks: DaemonTestHooks,
+    seams: DaemonSeams,
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestDaemon) async throws -> T
 ) async throws -> T {
-    let daemon = try await TestDaemon.start(storage: storage, limits: limits, hooks: hooks, configure: configure)
+    let daemon = try await TestDaemon.start(storage: storage, limits: limits, seams: seams, configure: configure)
     do {
         let result = try await body(daemon)
         await daemon.stop()

@@ -1,15 +1,15 @@
+public import GoalServer
 import NIOConcurrencyHelpers
-import NIOCore
+package import NIOCore
 
 /// A test's hand on the fan-out pacing: with a gate, every shard holds the slice (or round) that follows a slice
 /// until the test lets it through, instead of pausing for a time. A test can so commit "during the pause after a
 /// slice" exactly, with no sleeps: the first slice on a resting shard goes out at once, each later one waits for
-/// `release`. Production code has no gate.
+/// `release`. Production code has no gate (`DaemonParts.sliceGate`); `DaemonSeams.fanoutGate` installs one.
 ///
 /// Threading: `Sendable`; lock-protected; held slices run on their shard's event loop. Lifetime: the test's; call
 /// `open()` before stopping a daemon whose slices are held (a graceful stop visits every session anyway).
-@_spi(Testing)
-public final class FanoutGate: Sendable {
+public final class FanoutGate: FanoutSliceGate {
     private struct State {
         var permits = 0
         var isOpen = false
@@ -57,7 +57,7 @@ public final class FanoutGate: Sendable {
     }
 
     /// Runs `slice` on `loop` now if a permit is left or the gate is open, else once one is released.
-    func pass(on loop: any EventLoop, _ slice: @escaping @Sendable () -> Void) {
+    package func pass(on loop: any EventLoop, _ slice: @escaping @Sendable () -> Void) {
         let (runNow, woken) = state.withLockedValue { state -> (Bool, [CheckedContinuation<Void, Never>]) in
             if state.isOpen { return (true, []) }
             if state.permits > 0 {
