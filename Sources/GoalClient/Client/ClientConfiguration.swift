@@ -18,12 +18,14 @@ public struct ClientConfiguration: Sendable {
     /// What the hello asks of presence: `all` (default: listed, and the list arrives in `GoalClient.presence`),
     /// `observe` (the list without being listed) or `none`.
     public var presence: PresenceSubscription = .all
-    /// Seconds between client pings while connected (default 15).
+    /// Seconds between client pings while connected (default 15, `HeartbeatPolicy.standard`).
     public var pingInterval: TimeInterval
-    /// Seconds without any inbound frame after which the peer is dead (default 40, `WireProtocol`).
+    /// Seconds without any inbound frame after which the peer is dead (default 40, `HeartbeatPolicy.standard`).
     public var idleTimeout: TimeInterval
     /// Reconnect backoff (default `BackoffPolicy.standard`).
     public var backoff: BackoffPolicy
+    /// The heartbeat the client runs: `pingInterval` and `idleTimeout` together.
+    public var heartbeat: HeartbeatPolicy { HeartbeatPolicy(pingInterval: pingInterval, idleTimeout: idleTimeout) }
     /// While a backlog is read, the replica is published every this many changesets and at `caught_up`
     /// (default 256); live changesets are published one by one.
     public var backlogBatch: Int
@@ -33,8 +35,8 @@ public struct ClientConfiguration: Sendable {
         token: String,
         serverName: String,
         stream: ClientMessage.StreamSelection = .all,
-        pingInterval: TimeInterval = 15,
-        idleTimeout: TimeInterval = TimeInterval(WireProtocol.idleTimeoutSeconds),
+        pingInterval: TimeInterval = HeartbeatPolicy.standard.pingInterval,
+        idleTimeout: TimeInterval = HeartbeatPolicy.standard.idleTimeout,
         backoff: BackoffPolicy = .standard,
         backlogBatch: Int = 256
     ) {
@@ -54,8 +56,8 @@ public struct ClientConfiguration: Sendable {
         token: String,
         servers: [String],
         stream: ClientMessage.StreamSelection = .all,
-        pingInterval: TimeInterval = 15,
-        idleTimeout: TimeInterval = TimeInterval(WireProtocol.idleTimeoutSeconds),
+        pingInterval: TimeInterval = HeartbeatPolicy.standard.pingInterval,
+        idleTimeout: TimeInterval = HeartbeatPolicy.standard.idleTimeout,
         backoff: BackoffPolicy = .standard,
         backlogBatch: Int = 256
     ) {

@@ -3,6 +3,9 @@ public import Foundation
 /// Jittered exponential backoff: attempt n waits `min(maximum, initial × multiplier^(n−1))`, scaled down by up to
 /// `jitter` (a fraction) using a random unit the caller supplies, so clients that lost the same server spread out.
 ///
+/// Every stream client's backoff is one of the presets below (`standard`, `tail`, `loadGenerator`): the one place
+/// reconnect timing is defined (the heartbeat's is `HeartbeatPolicy`).
+///
 /// Value type, `Sendable`; `delay(attempt:unit:)` is a pure function.
 public struct BackoffPolicy: Hashable, Sendable {
     /// The delay before the first reconnect attempt, before jitter (seconds).
@@ -27,8 +30,17 @@ public struct BackoffPolicy: Hashable, Sendable {
         self.jitter = min(max(jitter, 0), 1)
     }
 
-    /// The default policy: 0.5 s doubling to 30 s, up to half of each delay removed by jitter.
+    /// The default policy (`GoalClient`, the apps): 0.5 s doubling to 30 s, up to half of each delay removed by jitter.
     public static let standard = BackoffPolicy()
+
+    /// `goal-client tail`: 1, 2, 4, 5, 5 … s, without jitter (run with `ConstantJitter(0)`), so the "resuming in N s"
+    /// line it prints is exact.
+    public static let tail = BackoffPolicy(initial: 1, maximum: 5, multiplier: 2, jitter: 0)
+
+    /// goal-load's subscribers and writers: a fixed pause spread over 0.1–0.3 s by the connection's index, no growth
+    /// (run with `ConstantJitter(index % 200 / 200)`: jitter removes up to two thirds of 0.3 s), so a lost node's
+    /// thousands of connections come back spread out and fast.
+    public static let loadGenerator = BackoffPolicy(initial: 0.3, maximum: 0.3, multiplier: 1, jitter: 2.0 / 3)
 
     /// The delay before attempt `attempt` (1-based).
     /// - Parameters:
@@ -56,4 +68,16 @@ public struct SystemJitter: JitterSource {
     public init() {}
 
     public func nextUnit() -> Double { Double.random(in: 0..<1) }
+}
+
+/// The same unit every time: no jitter (`tail`), or a spread fixed per connection (goal-load's index).
+public struct ConstantJitter: JitterSource {
+    /// The unit returned, in [0, 1).
+    public let unit: Double
+
+    public init(_ unit: Double) {
+        self.unit = unit
+    }
+
+    public func nextUnit() -> Double { unit }
 }

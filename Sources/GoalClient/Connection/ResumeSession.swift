@@ -145,7 +145,7 @@ public struct ResumeSession: Hashable, Sendable {
     /// - Parameters:
     ///   - position: Where to resume from (empty: the first hello asks for everything).
     ///   - policy: Reconnect backoff.
-    ///   - idleTimeout: Seconds without reads after which the peer is dead (default `WireProtocol.idleTimeoutSeconds`).
+    ///   - idleTimeout: Seconds without reads after which the peer is dead (default `HeartbeatPolicy.standard`).
     ///   - serverCount: How many servers the caller fails over between (`ReconnectMachine`); default 1. The
     ///     position is kept across servers: nodes of one league share its epoch and digests, so the next server
     ///     answers the same hello with a backlog.
@@ -153,7 +153,7 @@ public struct ResumeSession: Hashable, Sendable {
     public init(
         position: Position = Position(),
         policy: BackoffPolicy = .standard,
-        idleTimeout: TimeInterval = TimeInterval(WireProtocol.idleTimeoutSeconds),
+        idleTimeout: TimeInterval = HeartbeatPolicy.standard.idleTimeout,
         serverCount: Int = 1,
         server: Int = 0
     ) {
