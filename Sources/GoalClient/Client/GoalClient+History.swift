@@ -16,7 +16,7 @@ extension GoalClient {
     public func history(_ request: HistoryRequest) -> SignalProducer<HistoryPageMessage, HistoryError> {
         SignalProducer { observer, _ in
             self.onScheduler { client in
-                if case .stopped = client.state.machine.reconnect.state {
+                if case .stopped = client.driver.machine.reconnect.state {
                     observer.send(error: HistoryError(.stopped, "not connected: the client is stopped"))
                     return
                 }
@@ -60,7 +60,7 @@ extension GoalClient {
     }
 
     private func sendNextHistoryRequest() {
-        guard let connection = state.connection, let request = state.history.next() else { return }
+        guard let connection = driver.connection, let request = state.history.next() else { return }
         connection.send(ClientMessage.history(request).encoded())
     }
 }

@@ -6,17 +6,17 @@ import Logging
 
 /// Reading server messages. Runs on the scheduler only.
 extension GoalClient {
-    /// Decodes and handles one inbound message; a message that does not decode drops the connection.
-    func receive(_ bytes: [UInt8]) {
+    /// Decodes and handles one inbound message. - Returns: `.abandon` when the message does not decode or the
+    /// stream cannot go on (the driver closes the connection and resumes).
+    func receive(_ bytes: [UInt8]) -> ResumeDriver.Verdict {
         let message: ServerMessage
         let payload: ChangesetFrame.Payload?
         do {
             (message, payload) = try ServerMessage.decodeWithPayload(bytes)
         } catch {
-            abandonConnection(code: .protocolViolation, reason: "undecodable server message: \(error)")
-            return
+            return .abandon(.protocolViolation, reason: "undecodable server message: \(error)")
         }
-        if receivePresence(message) { return }
+        if receivePresence(message) { return .proceed }
         let epochBefore = state.replica.epoch
         // Take session and replica out of `state` (leaving empty values) so each is uniquely referenced while it
         // changes: no copy-on-write of the replica's dictionaries, and no overlapping access to `state`.
@@ -24,7 +24,9 @@ extension GoalClient {
         var replica = state.replica
         state.session = SyncSession()
         state.replica = ReplicaState()
-        let outcome = session.receive(message, payload: payload, machine: &state.machine, replica: &replica)
+        let outcome = driver.updateMachine { machine in
+            session.receive(message, payload: payload, machine: &machine, replica: &replica)
+        }
         state.session = session
         state.replica = replica
         switch outcome {
@@ -43,7 +45,7 @@ extension GoalClient {
             if epochBefore == nil, state.replica.epoch != nil {
                 replicaStorage.value = state.replica
             }
-            statusStorage.value = live ? .live(roundTrip: state.roundTrip) : .syncing
+            statusStorage.value = live ? .live(roundTrip: driver.roundTrip) : .syncing
             // The replica is confirmed in sync now: a live welcome saves at once (its time is the sync time).
             state.replicaUnsaved = true
             if live { saveReplicaIfNeeded() }
@@ -52,24 +54,25 @@ extension GoalClient {
         case .applied(let changeset):
             state.unpublished.append(changeset)
             state.replicaUnsaved = true
-            if !state.machine.isInBacklog || state.unpublished.count >= configuration.backlogBatch {
+            let inBacklog = driver.machine.isInBacklog
+            if !inBacklog || state.unpublished.count >= configuration.backlogBatch {
                 publishApplied()
             }
-            if !state.machine.isInBacklog { scheduleReplicaSave() }
+            if !inBacklog { scheduleReplicaSave() }
         case .replaced(let revision):
             state.unpublished = []
             replicaStorage.value = state.replica
             updatesInput.send(value: .snapshot(revision: revision))
             state.replicaUnsaved = true
             saveReplicaIfNeeded()
-            statusStorage.value = .live(roundTrip: state.roundTrip)
+            statusStorage.value = .live(roundTrip: driver.roundTrip)
         case .caughtUp:
             publishApplied()
             state.replicaUnsaved = true
             saveReplicaIfNeeded()
-            statusStorage.value = .live(roundTrip: state.roundTrip)
+            statusStorage.value = .live(roundTrip: driver.roundTrip)
         case .resync(let reason):
-            abandonConnection(code: .resync, reason: reason)
+            return .abandon(.resync, reason: reason)
         case .ack(let seq, let revision, let noop):
             resolve(seq: seq) { .success(MutationAck(id: $0, revision: revision, noop: noop)) }
         case .rejected(let seq, let rejection):
@@ -82,6 +85,7 @@ extension GoalClient {
         case .history(let answer):
             historyAnswered(answer)
         }
+        return .proceed
     }
 
     /// Publishes the replica, then one update per changeset applied since the last publication. A backlog is

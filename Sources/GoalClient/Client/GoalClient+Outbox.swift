@@ -7,7 +7,7 @@ import Logging
 /// The outbox: queueing, sending, pacing and answering mutations. Runs on the scheduler only.
 extension GoalClient {
     func enqueue(_ mutation: Mutation, ticket: MutationTicket) {
-        if case .stopped(let reason) = state.machine.reconnect.state {
+        if case .stopped(let reason) = driver.machine.reconnect.state {
             // With a state store the mutation is kept (it was recorded in `submit`): a restart of this client, or
             // the next client on the store, sends it.
             if stateStore != nil {
@@ -25,7 +25,7 @@ extension GoalClient {
     /// Sends every unsent mutation in seq order, unless not authenticated or paused; first fails (outcome unknown)
     /// those first sent too long ago to be sent again (`Outbox.maximumResendAge`).
     func flushOutbox() {
-        guard state.machine.isAuthenticated, let connection = state.connection else { return }
+        guard driver.machine.isAuthenticated, let connection = driver.connection else { return }
         let expired = state.outbox.removeExpired(now: now)
         for entry in expired {
             forgetQueued(entry.mutation.id)
@@ -59,9 +59,9 @@ extension GoalClient {
     }
 
     private func armResumeTimer(at date: Date) {
-        let generation = state.generation
+        let generation = driver.generation
         state.resumeTimer.inner = onScheduler(at: date) { client in
-            guard generation == client.state.generation else { return }
+            guard generation == client.driver.generation else { return }
             client.state.resumeTimer.inner = nil
             client.flushOutbox()
         }

@@ -14,7 +14,7 @@ extension GoalClient {
             guard client.state.activity != activity else { return }
             client.state.activity = activity
             if client.state.presenceSupported, client.configuration.presence.isListed {
-                client.state.connection?.send(ClientMessage.presence(activity).encoded())
+                client.driver.send(ClientMessage.presence(activity).encoded())
             }
         }
     }
@@ -41,7 +41,7 @@ extension GoalClient {
     private func presenceListArrived() {
         state.presenceSupported = true
         guard state.activity != .online, configuration.presence.isListed else { return }
-        state.connection?.send(ClientMessage.presence(state.activity).encoded())
+        driver.send(ClientMessage.presence(state.activity).encoded())
     }
 
     /// The connection ended: nobody is known to be present until the next `presence_state`.

@@ -8,12 +8,11 @@ extension GoalClient {
     /// Threading: callable from any thread; the work runs on the client's scheduler.
     public func reconnectNow() {
         onScheduler { client in
-            switch client.state.machine.reconnect.state {
+            switch client.driver.machine.reconnect.state {
             case .idle, .stopped:
-                client.execute(client.state.machine.start())
+                client.driver.start()
             case .waiting:
-                client.state.retryTimer.inner = nil
-                client.execute(client.state.machine.reconnectNow())
+                client.driver.reconnectNow()
             case .connecting, .connected:
                 break
             }

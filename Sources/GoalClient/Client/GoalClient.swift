@@ -26,9 +26,12 @@ public import Logging
 /// the store (their producers fail with `MutationError.Kind.kept`): a restart of this client, or the next client on
 /// that store, sends them with the same ids.
 ///
-/// `@unchecked Sendable`: mutable state lives in `state` and is touched only inside `onScheduler`, which holds
-/// `lock` (a recursive lock, uncontended in practice because the scheduler is serial; it keeps the `Sendable`
-/// claim true even if a caller passes a concurrent scheduler).
+/// Connecting, hello, resuming, failover, backoff and the heartbeat are the shared `ResumeDriver`'s (serial, on
+/// `scheduler`); this type is its delegate: it reads the messages, keeps the replica and the outbox, and publishes.
+///
+/// `@unchecked Sendable`: mutable state lives in `state` and is touched only inside `onScheduler`, which holds the
+/// driver's lock (a recursive lock, uncontended in practice because the scheduler is serial; it keeps the
+/// `Sendable` claim true even if a caller passes a concurrent scheduler).
 public final class GoalClient: @unchecked Sendable {
     public let configuration: ClientConfiguration
     /// The client instance that scopes this client's mutation ids.
@@ -76,23 +79,16 @@ public final class GoalClient: @unchecked Sendable {
     let presenceKnownStorage = MutableProperty(false)
     let updatesInput: Signal<ReplicaUpdate, Never>.Observer
 
-    private let lock = NSRecursiveLock()
-    /// Guarded by `lock`; see the type's documentation.
+    /// Runs the connection and the resume rules; its lock guards `state` too.
+    let driver: ResumeDriver
+    /// Guarded by the driver's lock; see the type's documentation.
     var state: State
 
     /// Everything that changes, in one place.
     struct State {
-        /// The shared connection-and-resume rules: backoff, the position the next hello resumes from, the
-        /// stream's phase and the dead-peer deadline.
-        var machine: ResumeSession
         var replica: ReplicaState
         var outbox = Outbox()
         var session = SyncSession()
-        var connection: (any TransportConnection)?
-        /// Bumped for every connection; events of an older connection are ignored.
-        var generation: UInt64 = 0
-        var pingSentAt: Date?
-        var roundTrip: TimeInterval?
         /// The last `error` message of this connection: its close code and text explain the close that follows.
         var serverError: (code: WireErrorCode, message: String)?
         /// Backlog changesets applied to `replica` but not yet published (see `publishApplied`).
@@ -101,9 +97,6 @@ public final class GoalClient: @unchecked Sendable {
         var activity: PresenceActivity = .online
         /// The current connection's `presence_state` arrived: the server knows presence, announcements may be sent.
         var presenceSupported = false
-        let retryTimer = SerialDisposable()
-        let pingTimer = SerialDisposable()
-        let deadPeerTimer = SerialDisposable()
         let resumeTimer = SerialDisposable()
         /// The replica changed (or was confirmed in sync by a welcome) since it was last saved to the state store.
         var replicaUnsaved = false
@@ -167,15 +160,25 @@ public final class GoalClient: @unchecked Sendable {
         self.minter = minter
         self.jitter = jitter
         self.logger = logger
-        var initial = State(
+        driver = ResumeDriver(
             machine: ResumeSession(
                 position: ResumeSession.Position(resumingFrom: replica),
                 policy: configuration.backoff,
                 idleTimeout: configuration.idleTimeout,
                 serverCount: configuration.servers.count
             ),
-            replica: replica
+            options: ResumeDriver.Options(
+                token: configuration.token,
+                instance: minter.instance,
+                stream: configuration.stream,
+                presence: configuration.presence,
+                heartbeat: configuration.heartbeat
+            ),
+            transport: transport,
+            execution: .serial(scheduler),
+            jitter: jitter
         )
+        var initial = State(replica: replica)
         var restoredMutations: [RestoredMutation] = []
         for queued in restored {
             let ticket = MutationTicket(id: queued.mutation.id)
@@ -195,24 +198,25 @@ public final class GoalClient: @unchecked Sendable {
         presenceKnown = Property(capturing: presenceKnownStorage)
         (updates, updatesInput) = Signal.pipe()
         pendingStorage.value = state.outbox.pending
+        driver.attach(self)
     }
 
     /// Starts connecting (and reconnecting) until `stop()` or a terminal close.
     public func start() {
-        onScheduler { $0.execute($0.state.machine.start()) }
+        onScheduler { $0.driver.start() }
     }
 
     /// Closes the connection with 1000, cancels every timer and fails the queued mutations
     /// (`MutationError.Kind.stopped`). The replica is kept.
     public func stop() {
-        onScheduler { $0.execute($0.state.machine.stop()) }
+        onScheduler { $0.driver.stop() }
     }
 
     /// `stop()`, then calls `completion` on the scheduler once the client has stopped and, with a state store,
     /// saved its replica: a process may exit after it without losing anything.
     public func stop(completion: @escaping @Sendable () -> Void) {
         onScheduler { client in
-            client.execute(client.state.machine.stop())
+            client.driver.stop()
             client.saveReplicaIfNeeded()
             completion()
         }
@@ -242,10 +246,10 @@ public final class GoalClient: @unchecked Sendable {
     public func refresh() -> SignalProducer<Revision, StoreError> {
         SignalProducer { observer, lifetime in
             self.onScheduler { client in
-                if case .idle = client.state.machine.reconnect.state {
-                    client.execute(client.state.machine.start())
+                if case .idle = client.driver.machine.reconnect.state {
+                    client.driver.start()
                 } else {
-                    client.execute(client.state.machine.reconnectNow())
+                    client.driver.reconnectNow()
                 }
             }
             var attempting = false
@@ -267,21 +271,14 @@ public final class GoalClient: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the scheduler with the state lock held.
+    /// Runs `body` on the scheduler with the driver's lock held.
     func onScheduler(_ body: @escaping (GoalClient) -> Void) {
-        scheduler.schedule { [self] in withStateLock { body(self) } }
+        driver.perform { [self] in body(self) }
     }
 
-    /// Runs `body` at `date` on the scheduler with the state lock held.
+    /// Runs `body` at `date` on the scheduler with the driver's lock held.
     func onScheduler(at date: Date, _ body: @escaping (GoalClient) -> Void) -> (any Disposable)? {
-        scheduler.schedule(after: date) { [self] in withStateLock { body(self) } }
-    }
-
-    /// Runs `body` with the state lock held.
-    func withStateLock(_ body: () -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body()
+        driver.perform(at: date) { [self] in body(self) }
     }
 
     /// The scheduler's clock.
