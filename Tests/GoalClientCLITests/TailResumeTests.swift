@@ -137,7 +137,7 @@ struct TailResumeTests {
             token: "t",
             servers: ["mute"],
             options: TailOptions(since: 7, allowSnapshot: false, json: true),
-            heartbeat: TailFollower.Heartbeat(pingInterval: 0.05, idleTimeout: 0.2),
+            heartbeat: HeartbeatPolicy(pingInterval: 0.05, idleTimeout: 0.2),
             output: { _ in }
         )
         let run = Task { await follower.run(seed: ReplicaState()) }
