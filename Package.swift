@@ -227,7 +227,7 @@ let package = Package(
             name: "goal-load",
             dependencies: [
                 "GoalLocking",
-                "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalCommandLine",
+                "GoalTransport", "GoalClient", "GoalWire", "GoalModel", "GoalCommandLine", "GoalReactive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ] + nio("NIOCore", "NIOPosix"),

@@ -1,5 +1,6 @@
 import GoalClient
 import GoalModel
+import GoalReactive
 import GoalTransport
 import GoalWire
 import NIOCore
@@ -18,8 +19,11 @@ final class LoadContext: Sendable {
     let addresses: SourceAddresses
     /// The protocol version subscribers ask for.
     let protocolVersion: Int
-    /// The event loops the transport's connections run on (reconnect timers run there too).
+    /// The event loops the transport's connections run on.
     let group: any EventLoopGroup
+    /// The clock and timers of every subscriber's and writer's `ResumeDriver` (its backoff waits): one serial queue
+    /// for the run; the drivers' events run inline on the connections' event loops.
+    let timers = QueueScheduler(name: "goal-load.reconnect")
     /// False once the run is shutting down: closed connections no longer reconnect.
     let running = Atomic<Bool>(true)
 

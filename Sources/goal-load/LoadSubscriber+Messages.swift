@@ -9,20 +9,25 @@ extension LoadSubscriber {
     /// author's mutation id; anything else is decoded, except snapshot chunks, which are skipped.
     ///
     /// - Returns: true when the stream broke (gap, undecodable message) and the subscriber must resume.
-    func receiveLean(_ bytes: [UInt8], now: UInt64, _ s: inout SubscriberState) -> Bool {
+    func receiveLean(
+        _ bytes: [UInt8],
+        now: UInt64,
+        _ s: inout SubscriberState,
+        _ machine: inout ResumeSession
+    ) -> Bool {
         let peeked = bytes.withUnsafeBufferPointer { buffer -> (ChangesetFrame.Header, (at: UInt64, server: Int)?)? in
             guard let header = ChangesetFrame.peek(buffer) else { return nil }
             let sent = FrameTail.read(buffer) { instance, seq in context.sendTimes.sent(instance: instance, seq: seq) }
             return (header, sent)
         }
         if let (header, sent) = peeked {
-            switch s.machine.receive(.changeset(revision: header.revision, digest: header.digest)) {
+            switch machine.receive(.changeset(revision: header.revision, digest: header.digest)) {
             case .deliver:
                 s.deliveries += 1
-                if let sent { record(sent, now: now, on: s.machine.server) }
+                if let sent { record(sent, now: now, on: machine.server) }
                 return false
             case .duplicate:
-                s.note("duplicate revision \(header.revision) after \(s.revision)")
+                s.note("duplicate revision \(header.revision) after \(machine.position.since ?? 0)")
                 return false
             case .resync(let reason):
                 s.note(reason)
@@ -41,7 +46,7 @@ extension LoadSubscriber {
         }
         if case .error(let code, let text) = message { serverError(code, text, &s) }
         guard let event = ResumeSession.StreamEvent(message) else { return false }
-        switch s.machine.receive(event) {
+        switch machine.receive(event) {
         case .welcomed(_, let live, _):
             welcomed(live: live, now: now, &s)
         case .caughtUp:
@@ -65,7 +70,12 @@ extension LoadSubscriber {
     /// order and the digest chain.
     ///
     /// - Returns: true when the stream broke and the subscriber must resume.
-    func receiveDecoded(_ bytes: [UInt8], now: UInt64, _ s: inout SubscriberState) -> Bool {
+    func receiveDecoded(
+        _ bytes: [UInt8],
+        now: UInt64,
+        _ s: inout SubscriberState,
+        _ machine: inout ResumeSession
+    ) -> Bool {
         let message: ServerMessage
         do {
             message = try ServerMessage.decode(bytes)
@@ -79,8 +89,8 @@ extension LoadSubscriber {
         }
         guard let event = ResumeSession.StreamEvent(message) else { return false }
         if case .snapshotEnd = message, collect(message, &s) { return true }
-        let before = s.machine.position
-        switch s.machine.receive(event) {
+        let before = machine.position
+        switch machine.receive(event) {
         case .welcomed(_, let live, _):
             welcomed(live: live, now: now, &s)
             if case .welcome(let welcome) = message {
@@ -94,14 +104,14 @@ extension LoadSubscriber {
                 try s.replica?.apply(changeset)
             } catch {
                 s.note("\(error)")
-                s.machine.rewind(to: before)
+                machine.rewind(to: before)
                 return true
             }
             s.deliveries += 1
             if let id = changeset.mutationID {
                 var name = id.instance.rawValue
                 if let sent = name.withUTF8({ context.sendTimes.sent(instance: $0, seq: id.seq) }) {
-                    record(sent, now: now, on: s.machine.server)
+                    record(sent, now: now, on: machine.server)
                 }
             }
         case .duplicate:

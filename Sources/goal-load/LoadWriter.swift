@@ -1,5 +1,5 @@
+import Foundation
 import GoalClient
-import GoalLocking
 import GoalModel
 import GoalTransport
 import GoalWire
@@ -8,10 +8,15 @@ import NIOCore
 /// One writer connection (`stream: acks`): keeps up to `window` mutations in flight, paced to its share of the
 /// target rate (or flat out), and counts every answer.
 ///
+/// Connecting and reconnecting are the shared `ResumeDriver`'s, as for subscribers: a lost connection moves on to
+/// the next node at once and waits `BackoffPolicy.loadGenerator` (0.1–0.3 s by index) once every node failed in a
+/// row; a terminal close stops it. A writer resumes no position (same instance, new seqs).
+///
 /// Threading: events and sends happen on the connection's event loop (a repeating 10 ms tick refills the rate
-/// credit there); the state lives in a `LockedValue` so the runner can start, stop and read it from its task. Lifetime:
-/// held by the runner for the whole run; reconnects (same instance, new seqs) while the run is going.
-final class LoadWriter: Sendable {
+/// credit on one loop); `state` is touched only with the driver's lock held, so the runner can start, stop and read
+/// it from its task: hence `@unchecked Sendable`. Lifetime: held by the runner for the whole run; reconnects while
+/// the run is going.
+final class LoadWriter: ResumeDriverDelegate, @unchecked Sendable {
     let index: Int
     /// Connection slot (for the source address): after the subscribers.
     let slot: Int
@@ -23,8 +28,11 @@ final class LoadWriter: Sendable {
     private let sendTimes: SendTimes?
     /// The fraction of a unit of send credit the measured phase starts with (`SendCredit.start(phase:)`).
     private let phase: Double
-    let state: LockedValue<WriterState>
-    private let tick = LockedValue<RepeatedTask?>(nil)
+    private let driver: ResumeDriver
+    /// Guarded by the driver's lock.
+    private var state: WriterState
+    /// The tick and the event loop it runs on (pumps run there too); guarded by the driver's lock.
+    private var tick: (task: RepeatedTask, loop: any EventLoop)?
 
     init(
         index: Int,
@@ -47,128 +55,127 @@ final class LoadWriter: Sendable {
         self.rate = rate
         self.sendTimes = sendTimes
         self.phase = phase
-        self.state = LockedValue(
-            WriterState(
-                source: source,
-                credit: SendCredit(
-                    rate: rate,
-                    window: self.window,
-                    arrivals: arrivals,
-                    seed: UInt64(bitPattern: Int64(index + 1))
-                ),
-                server: server % max(context.serverCount, 1)
+        let servers = max(context.serverCount, 1)
+        driver = ResumeDriver(
+            machine: ResumeSession(policy: .loadGenerator, serverCount: servers, server: server % servers),
+            options: ResumeDriver.Options(
+                token: context.token,
+                instance: instance,
+                stream: .acks,
+                resumesPosition: false,
+                heartbeat: nil,
+                failures: .retry,
+                helloTiming: .onOpen
+            ),
+            transport: SlotTransport(context: context, slot: slot),
+            execution: .inline(timers: context.timers),
+            jitter: ConstantJitter(Double(index % 200) / 200)
+        )
+        state = WriterState(
+            source: source,
+            credit: SendCredit(
+                rate: rate,
+                window: self.window,
+                arrivals: arrivals,
+                seed: UInt64(bitPattern: Int64(index + 1))
             )
         )
+        driver.attach(self)
     }
 
     /// The node (an index into the run's URLs) this writer writes to now: it starts on the one it was given and
     /// moves on to the next when its connection is lost.
-    var server: Int { state.withLock { $0.server } }
+    var server: Int { driver.machine.server }
 
-    /// Opens the connection and sends hello.
+    /// Opens the connection (hello goes out at once) and starts the tick on its event loop.
     func connect() {
-        let (generation, server) = state.withLock { s -> (Int, Int) in
-            s.generation += 1
-            s.ready = false
-            return (s.generation, s.server)
-        }
-        let connection = context.open(slot: slot, server: server) { [self] event in
-            self.handle(event, generation: generation)
-        }
-        let hello = ClientMessage.hello(
-            ClientMessage.Hello(token: context.token, clientInstance: instance, stream: .acks)
-        )
-        connection.send(hello.encoded())
-        state.withLock { $0.connection = connection }
-        let task = connection.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(10), delay: .milliseconds(10))
-        {
-            [self] _ in self.onTick()
-        }
-        tick.withLock { old in
-            old?.cancel()
-            old = task
+        driver.withLock {
+            driver.start()
+            let loop = (driver.connection as? WebSocketConnection)?.eventLoop ?? context.group.any()
+            let task = loop.scheduleRepeatedTask(initialDelay: .milliseconds(10), delay: .milliseconds(10)) {
+                [self] _ in self.onTick()
+            }
+            tick?.task.cancel()
+            tick = (task, loop)
         }
     }
 
     /// Sends exactly these actions (setup), as fast as the window allows.
     func run(script: [MutationAction]) {
-        state.withLock {
-            $0.script = script
-            $0.sending = true
+        driver.withLock {
+            state.script = script
+            state.sending = true
         }
         pumpOnLoop()
     }
 
     /// Starts or stops the measured phase.
     func setSending(_ on: Bool) {
-        state.withLock { s in
-            s.sending = on
-            if on { s.credit.start(phase: phase) }
+        driver.withLock {
+            state.sending = on
+            if on { state.credit.start(phase: phase) }
         }
         if on { pumpOnLoop() }
     }
 
     /// Closes the connection and stops the tick.
     func disconnect() {
-        tick.withLock { task in
-            task?.cancel()
-            task = nil
+        driver.withLock {
+            tick?.task.cancel()
+            tick = nil
+            state.ready = false
+            state.sending = false
+            driver.stop()
         }
-        let connection = state.withLock { s -> WebSocketConnection? in
-            s.generation += 1
-            s.ready = false
-            s.sending = false
-            defer { s.connection = nil }
-            return s.connection
-        }
-        connection?.close(code: 1000)
     }
 
-    var isReady: Bool { state.withLock { $0.ready } }
-    var inFlight: Int { state.withLock { $0.inFlight } }
-    var counters: WriterCounters { state.withLock { $0.counters } }
-    var knownRevision: Revision { state.withLock { $0.knownRevision } }
-    var scriptDone: Bool { state.withLock { $0.scriptIndex >= $0.script.count && $0.inFlight == 0 } }
+    var isReady: Bool { driver.withLock { state.ready } }
+    var inFlight: Int { driver.withLock { state.inFlight } }
+    var counters: WriterCounters { driver.withLock { state.counters } }
+    var knownRevision: Revision { driver.withLock { state.knownRevision } }
+    var scriptDone: Bool { driver.withLock { state.scriptIndex >= state.script.count && state.inFlight == 0 } }
 
     private func pumpOnLoop() {
-        guard let loop = state.withLock({ $0.connection?.eventLoop }) else { return }
+        guard let loop = driver.withLock({ tick?.loop }) else { return }
         loop.execute { [self] in self.pump() }
     }
 
     private func onTick() {
         let now = MonotonicClock.nanoseconds()
-        state.withLock { s in s.credit.tick(at: now, earning: s.sending) }
+        driver.withLock { state.credit.tick(at: now, earning: state.sending) }
         pump()
     }
 
     /// Sends as many mutations as the window, the rate credit and any pause allow.
     private func pump() {
         let now = MonotonicClock.nanoseconds()
-        let (connection, messages) = state.withLock { s -> (WebSocketConnection?, [[UInt8]]) in
-            guard s.ready, s.sending, now >= s.pausedUntil, let connection = s.connection else { return (nil, []) }
+        let (connection, messages) = driver.withLock { () -> ((any TransportConnection)?, [[UInt8]]) in
+            guard state.ready, state.sending, now >= state.pausedUntil, let connection = driver.connection else {
+                return (nil, [])
+            }
             var messages: [[UInt8]] = []
-            let scripted = !s.script.isEmpty
-            while s.inFlight < window {
+            let scripted = !state.script.isEmpty
+            while state.inFlight < window {
                 if scripted {
-                    guard s.scriptIndex < s.script.count else { break }
+                    guard state.scriptIndex < state.script.count else { break }
                 } else if rate > 0 {
-                    guard s.credit.spend() else { break }
+                    guard state.credit.spend() else { break }
                 }
-                let seq = s.nextSeq
-                s.nextSeq += 1
+                let seq = state.nextSeq
+                state.nextSeq += 1
                 let action: MutationAction
                 let base: Revision
                 if scripted {
-                    action = s.script[s.scriptIndex]
-                    base = s.knownRevision
-                    s.scriptIndex += 1
+                    action = state.script[state.scriptIndex]
+                    base = state.knownRevision
+                    state.scriptIndex += 1
                 } else {
                     let kind: MutationMix.Kind
-                    (action, base, kind) = s.source.next(knownRevision: s.knownRevision)
-                    s.counters.sentByKind[kind.rawValue, default: 0] += 1
+                    (action, base, kind) = state.source.next(knownRevision: state.knownRevision)
+                    state.counters.sentByKind[kind.rawValue, default: 0] += 1
                 }
-                s.inFlight += 1
-                s.counters.sent += 1
+                state.inFlight += 1
+                state.counters.sent += 1
                 sendTimes?.record(seq: seq, at: now)
                 messages.append(ClientMessage.mutate(.init(seq: seq, base: base, action: action)).encoded())
             }
@@ -178,36 +185,40 @@ final class LoadWriter: Sendable {
         for message in messages { connection.send(message) }
     }
 
-    private func handle(_ event: TransportEvent, generation: Int) {
-        switch event {
-        case .connected, .pong:
-            return
-        case .message(let bytes):
-            // goald's messages always decode; were one not to, the convergence check would report what it cost.
-            guard let message = try? ServerMessage.decode(bytes) else { return }
-            let resume = state.withLock { s -> Bool in
-                guard s.generation == generation else { return false }
-                return receive(message, &s)
-            }
-            if resume { pump() }
-        case .closed, .failed:
-            let again = state.withLock { s -> Bool in
-                guard s.generation == generation else { return false }
-                s.ready = false
-                s.counters.unanswered += s.inFlight
-                s.inFlight = 0
-                s.counters.reconnects += 1
-                s.server = (s.server + 1) % max(context.serverCount, 1)
-                sendTimes?.moved(to: s.server)
-                return true
-            }
-            if again, context.isRunning {
-                state.withLock { $0.connection }?.eventLoop.scheduleTask(in: .milliseconds(200)) { [self] in
-                    if self.context.isRunning { self.connect() }
-                }
-            }
-        }
+    // MARK: ResumeDriverDelegate (with the driver's lock held)
+
+    func resumeDriver(_ driver: ResumeDriver, connecting attempt: Int, server: Int, after loss: ResumeDriver.Loss?) {
+        state.ready = false
+        if loss != nil { sendTimes?.moved(to: server) }
     }
+
+    func resumeDriver(_ driver: ResumeDriver, received bytes: [UInt8]) -> ResumeDriver.Verdict {
+        // goald's messages always decode; were one not to, the convergence check would report what it cost.
+        guard let message = try? ServerMessage.decode(bytes) else { return .proceed }
+        if case .welcome = message, let event = ResumeSession.StreamEvent(message) {
+            // The machine counts the welcome: the next loss starts its backoff over.
+            _ = driver.updateMachine { $0.receive(event) }
+        }
+        if receive(message, &state) { pump() }
+        return .proceed
+    }
+
+    func resumeDriver(_ driver: ResumeDriver, disconnected loss: ResumeDriver.Loss?) {
+        guard loss != nil else { return }
+        state.ready = false
+        state.counters.unanswered += state.inFlight
+        state.inFlight = 0
+        state.counters.reconnects += 1
+    }
+
+    func resumeDriver(_ driver: ResumeDriver, waiting attempt: Int, delay: TimeInterval, after loss: ResumeDriver.Loss?)
+    {
+        sendTimes?.moved(to: driver.machine.server)
+    }
+
+    func resumeDriver(_ driver: ResumeDriver, stopped reason: StopReason) {}
+
+    func resumeDriverMayResume(_ driver: ResumeDriver) -> Bool { context.isRunning }
 
     /// Applies one answer. - Returns: true when more may be sent now.
     private func receive(_ message: ServerMessage, _ s: inout WriterState) -> Bool {

@@ -1,11 +1,11 @@
 import GoalClient
 import GoalModel
-import GoalTransport
 import GoalWire
 
-/// The mutable state of one subscriber, guarded by its `LoadSubscriber`'s mutex.
+/// The mutable state of one subscriber beside its `ResumeDriver`'s machine (which holds the position), guarded by
+/// that driver's lock.
 ///
-/// Value type; only touched inside that mutex.
+/// Value type; only touched with that lock held.
 struct SubscriberState: Sendable {
     /// Where the subscriber is in its connection's life.
     enum Phase: Sendable, Equatable {
@@ -20,13 +20,6 @@ struct SubscriberState: Sendable {
     }
 
     var phase = Phase.idle
-    var connection: WebSocketConnection?
-    /// Counts connections; events of an older one are ignored.
-    var generation = 0
-    var instance = ClientInstanceID.random()
-    /// The shared resume rules: the position (revision, epoch, digest) every hello resumes from, the order
-    /// changesets must follow, and the reconnect backoff.
-    var machine = ResumeSession(policy: SubscriberState.backoff)
     /// Lean subscribers skip snapshot chunks between snapshot_begin and snapshot_end.
     var inSnapshot = false
     /// Sampled subscribers only: the full replica and the snapshot being assembled.
@@ -48,13 +41,6 @@ struct SubscriberState: Sendable {
     /// Protocol violations seen (gaps, duplicates, digest breaks, server errors), at most a few kept.
     var problems: [String] = []
     var problemCount = 0
-
-    var revision: UInt64 { machine.position.since ?? 0 }
-    var currentDigest: Digest { machine.position.digest ?? .genesis }
-
-    /// A dropped subscriber reconnects after a fixed pause spread over 0.1–0.3 s by its index (no growth): the
-    /// unit passed with each loss is `index % 200 / 200`, and jitter removes up to two thirds of 0.3 s.
-    static let backoff = BackoffPolicy(initial: 0.3, maximum: 0.3, multiplier: 1, jitter: 2.0 / 3)
 
     mutating func note(_ problem: String) {
         problemCount += 1

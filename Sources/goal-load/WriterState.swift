@@ -1,12 +1,9 @@
 import GoalModel
-import GoalTransport
 
-/// The mutable state of one writer, guarded by its `LoadWriter`'s mutex.
+/// The mutable state of one writer beside its `ResumeDriver`, guarded by that driver's lock.
 ///
-/// Value type; only touched inside that mutex.
+/// Value type; only touched with that lock held.
 struct WriterState: Sendable {
-    var connection: WebSocketConnection?
-    var generation = 0
     /// Welcomed and able to send.
     var ready = false
     /// The measured phase is on: send by rate or flat out.
@@ -25,13 +22,10 @@ struct WriterState: Sendable {
     var scriptIndex = 0
     var counters = WriterCounters()
     var problems: [String] = []
-    /// The node (an index into the run's URLs) the writer's connection goes to.
-    var server: Int
 
-    init(source: MutationSource, credit: SendCredit, server: Int = 0) {
+    init(source: MutationSource, credit: SendCredit) {
         self.source = source
         self.credit = credit
-        self.server = server
     }
 }
 

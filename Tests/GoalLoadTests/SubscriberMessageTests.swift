@@ -54,13 +54,13 @@ struct SubscriberMessageTests {
                 serverTime: Timestamp(millisecondsSince1970: 1)
             )
         )
-        let results = subscriber.state.withLock { s in
-            // The shared resume machine reads changesets only after a hello and its welcome.
-            _ = s.machine.start()
-            _ = s.machine.connectionOpened(now: Date(), token: "t", instance: s.instance)
-            return [welcome.encoded()] + [first, second, second, fourth].map(\.bytes)
+        // The shared resume machine reads changesets only after a hello and its welcome.
+        subscriber.driver.updateMachine { machine in
+            _ = machine.start()
+            _ = machine.connectionOpened(now: Date(), token: "t", instance: ClientInstanceID("load-x-s0")!)
         }
-        .map { bytes in subscriber.state.withLock { subscriber.receiveLean(bytes, now: 2_000_000, &$0) } }
+        let results = ([welcome.encoded()] + [first, second, second, fourth].map(\.bytes))
+            .map { bytes in subscriber.receive(bytes, now: 2_000_000) }
         #expect(results == [false, false, false, false, true])
         let snapshot = subscriber.snapshot()
         #expect(snapshot.revision == 2)
@@ -74,12 +74,10 @@ struct SubscriberMessageTests {
         let subscriber = try subscriber()
         let shed = ServerMessage.error(code: .slowConsumer, message: "slow").encoded()
         let terminal = ServerMessage.error(code: .unauthorized, message: "no").encoded()
-        subscriber.state.withLock { s in
-            _ = subscriber.receiveLean(shed, now: 1, &s)
-            #expect(s.problemCount == 0)
-            #expect(s.sheddings == 1)
-            _ = subscriber.receiveLean(terminal, now: 2, &s)
-            #expect(s.problemCount == 1)
-        }
+        _ = subscriber.receive(shed, now: 1)
+        #expect(subscriber.snapshot().problemCount == 0)
+        #expect(subscriber.snapshot().sheddings == 1)
+        _ = subscriber.receive(terminal, now: 2)
+        #expect(subscriber.snapshot().problemCount == 1)
     }
 }
