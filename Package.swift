@@ -279,6 +279,7 @@ let package = Package(
                 "GoalTransport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ] + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket", "NIOConcurrencyHelpers", "NIOEmbedded"),
             swiftSettings: strictSettings
