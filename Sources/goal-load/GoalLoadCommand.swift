@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GoalCommandLine
+import GoalWire
 
 /// The goal-load executable: S subscribers and W writers against a live goald, a progress line, a final report,
 /// and a convergence proof by chained digest.
@@ -53,10 +54,7 @@ struct GoalLoad: AsyncParsableCommand {
             throw ExitCode(error.kind == .usage ? 2 : 3)
         }
         if options.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let data = (try? encoder.encode(report)) ?? Data("{}".utf8)  // plain numbers and strings: cannot fail
-            StandardStreams.out(String(decoding: data, as: UTF8.self))
+            StandardStreams.out(report.document.indentedJSON)
         } else {
             StandardStreams.out(report.text)
         }

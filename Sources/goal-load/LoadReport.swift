@@ -1,8 +1,11 @@
-/// Everything one run measured and concluded; printed as text or, with `--json`, as one JSON object.
+import GoalWire
+
+/// Everything one run measured and concluded; printed as text or, with `--json`, as one JSON object (`document`:
+/// the field names are the property names, keys sorted, a field that is nil left out).
 ///
-/// Value type, `Sendable`, `Codable` (the JSON field names are the property names).
-struct LoadReport: Codable, Sendable, Equatable {
-    struct Setup: Codable, Sendable, Equatable {
+/// Value type, `Sendable`.
+struct LoadReport: Sendable, Equatable {
+    struct Setup: Sendable, Equatable {
         var scenario: String
         /// The URLs loaded, comma-separated (one per node).
         var url: String
@@ -25,7 +28,7 @@ struct LoadReport: Codable, Sendable, Equatable {
         var loadAverage: String
     }
 
-    struct Connections: Codable, Sendable, Equatable {
+    struct Connections: Sendable, Equatable {
         var subscribersConnected: Int
         var subscribersNeverConnected: Int
         var writersConnected: Int
@@ -39,7 +42,7 @@ struct LoadReport: Codable, Sendable, Equatable {
         var connectSeconds: Double
     }
 
-    struct Commits: Codable, Sendable, Equatable {
+    struct Commits: Sendable, Equatable {
         var sent: Int
         var accepted: Int
         var acceptedPerSecond: Double
@@ -51,7 +54,7 @@ struct LoadReport: Codable, Sendable, Equatable {
         var sentByKind: [String: Int]
     }
 
-    struct Deliveries: Codable, Sendable, Equatable {
+    struct Deliveries: Sendable, Equatable {
         var total: Int
         var perSecond: Double
         var bytes: Int
@@ -59,7 +62,7 @@ struct LoadReport: Codable, Sendable, Equatable {
     }
 
     /// Commit→delivery latency: from the writer's send to a subscriber's receipt, one monotonic clock.
-    struct Latency: Codable, Sendable, Equatable {
+    struct Latency: Sendable, Equatable {
         var samples: UInt64
         var p50Milliseconds: Double
         var p90Milliseconds: Double
@@ -70,12 +73,12 @@ struct LoadReport: Codable, Sendable, Equatable {
 
     /// With several nodes: the latencies of deliveries on the node the writer sent to, and on the other nodes (the
     /// commit crossed the store to reach them).
-    struct LatencyByNode: Codable, Sendable, Equatable {
+    struct LatencyByNode: Sendable, Equatable {
         var writersNode: Latency
         var otherNodes: Latency
     }
 
-    struct CPU: Codable, Sendable, Equatable {
+    struct CPU: Sendable, Equatable {
         var seconds: Double
         /// Share of one core over the measured phase, in percent.
         var percentOfCore: Double
@@ -90,20 +93,20 @@ struct LoadReport: Codable, Sendable, Equatable {
         var isAtLoadGeneratorLimit: Bool { percentOfCore >= Self.loadGeneratorLimitPercent }
     }
 
-    struct Idle: Codable, Sendable, Equatable {
+    struct Idle: Sendable, Equatable {
         var connections: Int
         var daemonRSSBeforeBytes: UInt64
         var daemonRSSAfterBytes: UInt64
         var bytesPerConnection: Double
     }
 
-    struct Catchup: Codable, Sendable, Equatable {
+    struct Catchup: Sendable, Equatable {
         var changesets: UInt64
         var seconds: Double
         var changesetsPerSecond: Double
     }
 
-    struct Convergence: Codable, Sendable, Equatable {
+    struct Convergence: Sendable, Equatable {
         var head: UInt64
         var headDigest: String
         var subscribersChecked: Int
@@ -118,7 +121,7 @@ struct LoadReport: Codable, Sendable, Equatable {
     }
 
     /// One node (URL) of the run: where connections went and what it held at the end.
-    struct Node: Codable, Sendable, Equatable {
+    struct Node: Sendable, Equatable {
         var url: String
         /// Subscribers that ended the run on this node (they start round robin and move on if a node is lost).
         var subscribers: Int
@@ -145,4 +148,146 @@ struct LoadReport: Codable, Sendable, Equatable {
     var convergence: Convergence
     /// Per node, in the order of the URLs.
     var nodes: [Node]
+}
+
+// The `--json` report, written by GoalWire's JSON writer (`JSONDocument`).
+extension LoadReport {
+    /// The whole report as one JSON object.
+    var document: JSONDocument {
+        var members: [String: JSONDocument] = [
+            "setup": setup.document,
+            "measuredSeconds": .number(measuredSeconds),
+            "connections": connections.document,
+            "commits": commits.document,
+            "deliveries": deliveries.document,
+            "latency": latency.document,
+            "loadProcess": loadProcess.document,
+            "convergence": convergence.document,
+            "nodes": .array(nodes.map(\.document)),
+        ]
+        members["latencyByNode"] = latencyByNode?.document
+        members["daemon"] = daemon?.document
+        members["idle"] = idle?.document
+        members["catchup"] = catchup?.document
+        return .sortedObject(members)
+    }
+
+    /// Counts by name (rejection codes, mutation kinds) as an object with sorted keys.
+    fileprivate static func counts(_ counts: [String: Int]) -> JSONDocument {
+        .sortedObject(counts.mapValues { .int($0) })
+    }
+}
+
+extension LoadReport.Setup {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "scenario": .string(scenario), "url": .string(url), "subscribers": .int(subscribers),
+            "writers": .int(writers), "rate": .number(rate), "arrivals": .string(arrivals), "window": .int(window),
+            "durationSeconds": .number(durationSeconds), "mix": .string(mix),
+            "sampledSubscribers": .int(sampledSubscribers), "threads": .int(threads),
+            "protocolVersion": .int(protocolVersion), "deflate": .bool(deflate),
+            "openFileLimit": .uint(openFileLimit), "loadAverage": .string(loadAverage),
+        ])
+    }
+}
+
+extension LoadReport.Connections {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "subscribersConnected": .int(subscribersConnected),
+            "subscribersNeverConnected": .int(subscribersNeverConnected),
+            "writersConnected": .int(writersConnected), "failedAttempts": .int(failedAttempts),
+            "subscriberReconnects": .int(subscriberReconnects), "writerReconnects": .int(writerReconnects),
+            "churnResumes": .int(churnResumes), "slowConsumerCloses": .int(slowConsumerCloses),
+            "connectSeconds": .number(connectSeconds),
+        ])
+    }
+}
+
+extension LoadReport.Commits {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "sent": .int(sent), "accepted": .int(accepted), "acceptedPerSecond": .number(acceptedPerSecond),
+            "noops": .int(noops), "rejections": LoadReport.counts(rejections), "rateLimited": .int(rateLimited),
+            "overloaded": .int(overloaded), "unanswered": .int(unanswered),
+            "sentByKind": LoadReport.counts(sentByKind),
+        ])
+    }
+}
+
+extension LoadReport.Deliveries {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "total": .int(total), "perSecond": .number(perSecond), "bytes": .int(bytes),
+            "bytesPerSecond": .number(bytesPerSecond),
+        ])
+    }
+}
+
+extension LoadReport.Latency {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "samples": .uint(samples), "p50Milliseconds": .number(p50Milliseconds),
+            "p90Milliseconds": .number(p90Milliseconds), "p99Milliseconds": .number(p99Milliseconds),
+            "p999Milliseconds": .number(p999Milliseconds), "maxMilliseconds": .number(maxMilliseconds),
+        ])
+    }
+}
+
+extension LoadReport.LatencyByNode {
+    fileprivate var document: JSONDocument {
+        .sortedObject(["writersNode": writersNode.document, "otherNodes": otherNodes.document])
+    }
+}
+
+extension LoadReport.CPU {
+    fileprivate var document: JSONDocument {
+        var members: [String: JSONDocument] = [
+            "seconds": .number(seconds), "percentOfCore": .number(percentOfCore), "rssBytes": .uint(rssBytes),
+        ]
+        members["microsecondsPerDelivery"] = microsecondsPerDelivery.map(JSONDocument.number)
+        return .sortedObject(members)
+    }
+}
+
+extension LoadReport.Idle {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "connections": .int(connections), "daemonRSSBeforeBytes": .uint(daemonRSSBeforeBytes),
+            "daemonRSSAfterBytes": .uint(daemonRSSAfterBytes), "bytesPerConnection": .number(bytesPerConnection),
+        ])
+    }
+}
+
+extension LoadReport.Catchup {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "changesets": .uint(changesets), "seconds": .number(seconds),
+            "changesetsPerSecond": .number(changesetsPerSecond),
+        ])
+    }
+}
+
+extension LoadReport.Convergence {
+    fileprivate var document: JSONDocument {
+        .sortedObject([
+            "head": .uint(head), "headDigest": .string(headDigest), "subscribersChecked": .int(subscribersChecked),
+            "subscribersAtHead": .int(subscribersAtHead), "digestMismatches": .int(digestMismatches),
+            "streamProblems": .int(streamProblems), "sampledReplicasChecked": .int(sampledReplicasChecked),
+            "replicaMismatches": .int(replicaMismatches), "converged": .bool(converged),
+            "problems": .array(problems.map(JSONDocument.string)),
+        ])
+    }
+}
+
+extension LoadReport.Node {
+    fileprivate var document: JSONDocument {
+        var members: [String: JSONDocument] = [
+            "url": .string(url), "subscribers": .int(subscribers), "writers": .int(writers),
+            "subscribersAtHead": .int(subscribersAtHead),
+        ]
+        members["head"] = head.map(JSONDocument.uint)
+        members["headDigest"] = headDigest.map(JSONDocument.string)
+        return .sortedObject(members)
+    }
 }

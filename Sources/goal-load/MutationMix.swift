@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Value type, `Sendable`; `pick` is pure given its random number.
 struct MutationMix: Sendable, Equatable, CustomStringConvertible {
-    enum Kind: String, Sendable, CaseIterable, Codable {
+    enum Kind: String, Sendable, CaseIterable {
         case create, adjust, edit, conflict
     }
 

@@ -1,7 +1,7 @@
 /// The named load scenarios (`--preset`): each sets defaults that explicit flags override.
 ///
 /// Value type, `Sendable`.
-enum Scenario: String, Sendable, CaseIterable, Codable {
+enum Scenario: String, Sendable, CaseIterable {
     /// Many subscribers, a few writers at a fixed rate: deliveries per second and server CPU per delivery.
     case fanout
     /// A fixed 100 commits/s to 1,000 subscribers: commit→delivery latency percentiles.

@@ -3,6 +3,7 @@ import Foundation
 import GoalModel
 import GoalServer
 import GoalStore
+import GoalWire
 
 extension Goald {
     /// `goald token create|list|revoke`.
@@ -108,7 +109,7 @@ extension Goald.Token {
                 try TokenAdministration(storage: storage).list()
             }
             if json {
-                context.output(try TokenListing.json(tokens))
+                context.output(TokenListing.json(tokens))
             } else {
                 for line in TokenListing.table(tokens) { context.output(line) }
             }
@@ -167,39 +168,18 @@ enum TokenListing {
         }
     }
 
-    static func json(_ tokens: [StoredToken]) throws -> String {
-        struct Entry: Encodable {
-            var id: String
-            var name: String
-            var role: String
-            var created: String
-            var revoked: String?
-
-            enum CodingKeys: String, CodingKey {
-                case id, name, role, created, revoked
-            }
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(id, forKey: .id)
-                try container.encode(name, forKey: .name)
-                try container.encode(role, forKey: .role)
-                try container.encode(created, forKey: .created)
-                try container.encode(revoked, forKey: .revoked)  // null while valid
-            }
+    /// The tokens as an indented JSON array (GoalWire's `JSONDocument`), keys sorted; `revoked` is null while valid.
+    static func json(_ tokens: [StoredToken]) -> String {
+        let entries = tokens.map { token in
+            JSONDocument.sortedObject([
+                "id": .string(token.id.uuidString.lowercased()),
+                "name": .string(token.name),
+                "role": .string(token.role.rawValue),
+                "created": .string(date(token.created)),
+                "revoked": token.revoked.map { .string(date($0)) } ?? .null,
+            ])
         }
-        let entries = tokens.map {
-            Entry(
-                id: $0.id.uuidString.lowercased(),
-                name: $0.name,
-                role: $0.role.rawValue,
-                created: date($0.created),
-                revoked: $0.revoked.map(date)
-            )
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(entries), as: UTF8.self)
+        return JSONDocument.array(entries).indentedJSON
     }
 
     static func date(_ timestamp: Timestamp?) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import GoalCommandLine
 import GoalLocking
+import GoalWire
 import Logging
 
 /// A swift-log handler writing one JSON object per line (`--log-format json`): `time` (ISO 8601, UTC, ms),
@@ -40,13 +41,10 @@ struct JSONLogHandler: LogHandler {
         sink.write(Self.line(fields))
     }
 
-    /// One JSON object, keys sorted, no trailing newline.
+    /// One JSON object, keys sorted by their UTF-8 bytes, no trailing newline; written straight into one buffer by
+    /// GoalWire's JSON writer (`JSONText.stringObject`).
     static func line(_ fields: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let encoded = try? encoder.encode(fields)  // a [String: String] always encodes; else the line says so below
-        guard let data = encoded else { return "{\"message\":\"unencodable log line\"}" }
-        return String(decoding: data, as: UTF8.self)
+        JSONText.stringObject(fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
     }
 }
 
