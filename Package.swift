@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "GoalPostgres",
             dependencies: [
-                "GoalModel", "GoalWire", "GoalStore",
+                "GoalLocking", "GoalModel", "GoalWire", "GoalStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "GoalServerTests",
             dependencies: [
-                "GoalTestSlots",
+                "GoalTestSlots", "GoalLocking",
                 "GoalServer", "GoalTestSupport", "GoalStore", "GoalWire", "GoalModel", "GoalPostgres", "GoalDeflate",
                 "GoalTransport",
                 .product(name: "Logging", package: "swift-log"),

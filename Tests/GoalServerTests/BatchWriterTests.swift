@@ -1,3 +1,4 @@
+import GoalLocking
 import GoalModel
 import GoalStore
 import GoalTestSlots
@@ -38,13 +39,16 @@ struct BatchWriterTests {
     }
 
     private func write(_ batch: ClosedBatch, with writer: BatchWriter) async -> Result<Void, StorageError> {
-        await withCheckedContinuation { continuation in
-            writer.write(batch, onto: StoreHead(revision: 0, version: 0)) { _ throws(StorageError) in
-                batch.storage  // never called: the store is not shared
-            } completion: {
-                continuation.resume(returning: $0.map { _ in () })
-            }
+        let written = AsyncLatch<Result<Void, StorageError>>()
+        let pending = BatchRebase(
+            batch,
+            decidedOn: DurableView(state: LeagueState(), digest: .genesis),
+            policy: .default
+        )
+        writer.write(pending, onto: StoreHead(revision: 0, version: 0)) { result, _ in
+            written.open(result.map { _ in () })
         }
+        return await written.wait()
     }
 
     @Test("the same batch written twice succeeds twice and is stored once; a different batch at its revisions fails")

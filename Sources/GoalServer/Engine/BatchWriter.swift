@@ -6,9 +6,10 @@ import GoalStore
 /// fills the next batch. On a store other nodes write too (`SharedLeagueStorage`) it also reads what they wrote.
 ///
 /// Threading: `write` and `readChanges` may be called from any thread but the engine calls them only when nothing
-/// is in flight, so batches reach the store one at a time, in order. Completions run on the writer queue; a
-/// shared store's `rebase` runs there too, while the store's head is locked. `Sendable`: it holds only the
-/// queue and the store, both `Sendable`. Lifetime: as long as the engine.
+/// is in flight, so batches reach the store one at a time, in order. Completions run on the writer queue (the engine
+/// enqueues what they bring onto its own queue). The writer never waits for the engine: a shared store's refusal is
+/// decided again by the `BatchRebase` the write carries. `Sendable`: it holds only the queue and the store, both
+/// `Sendable`. Lifetime: as long as the engine.
 final class BatchWriter: Sendable {
     private let queue = DispatchQueue(label: "goald.writer", qos: .userInitiated)
     private let storage: any LeagueStorage
@@ -22,35 +23,43 @@ final class BatchWriter: Sendable {
     /// True when other nodes write the store too.
     var isShared: Bool { shared != nil }
 
-    /// Writes `batch.storage` in one transaction on the store as it was at `base`, then calls `completion` with the
-    /// store's head after it.
+    /// Writes `pending.batch` in one transaction on the store as it was at `base`, then calls `completion` with the
+    /// store's head after it and `pending` as the write left it.
     ///
-    /// On a shared store that moved past `base`, `rebase` gets what the others wrote and returns the batch decided
-    /// again, which is written instead. On any other store, a batch the store already holds counts as written: an
+    /// On a shared store that moved past `base`, `pending.rebase(onto:)` decides the batch again on what the others
+    /// wrote, and that batch is written instead (the completion's `BatchRebase` holds it and what was absorbed, also
+    /// when the write then failed). On any other store, a batch the store already holds counts as written: an
     /// attempt may commit and then lose its connection before it hears so (`StorageError.unavailable`), and the
     /// engine writes the batch again. The store then refuses it (`revisionGap`), and its head and digest are the
     /// batch's last; the digest chains the whole history, so no other batch ends that way.
     func write(
-        _ batch: ClosedBatch,
+        _ pending: BatchRebase,
         onto base: StoreHead,
-        rebase: @escaping @Sendable (ForeignChanges) throws(StorageError) -> StorageBatch,
-        completion: @escaping @Sendable (Result<StoreHead, StorageError>) -> Void
+        completion: @escaping @Sendable (Result<StoreHead, StorageError>, BatchRebase) -> Void
     ) {
         queue.async {
+            var pending = pending
             if let shared = self.shared {
                 do throws(StorageError) {
-                    completion(.success(try shared.append(batch.storage, onto: base, rebase: rebase)))
+                    let head = try shared.append(pending.batch.storage, onto: base) { changes throws(StorageError) in
+                        try pending.rebase(onto: changes)
+                    }
+                    completion(.success(head), pending)
                 } catch {
-                    completion(.failure(error))
+                    completion(.failure(error), pending)
                 }
                 return
             }
+            let batch = pending.batch
             let after = StoreHead(revision: batch.storage.lastRevision ?? base.revision, version: base.version + 1)
             do throws(StorageError) {
                 try self.storage.append(batch.storage)
-                completion(.success(after))
+                completion(.success(after), pending)
             } catch {
-                completion(self.isAlreadyWritten(batch, refusedWith: error) ? .success(after) : .failure(error))
+                completion(
+                    self.isAlreadyWritten(batch, refusedWith: error) ? .success(after) : .failure(error),
+                    pending
+                )
             }
         }
     }

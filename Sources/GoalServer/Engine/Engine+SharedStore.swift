@@ -11,9 +11,9 @@ import Synchronization
 /// here, and this node's lag never the client's problem. Everything but `requestCatchUp` and `whenDurable` runs on
 /// the engine queue; on a store only this process writes, nothing here ever has work to do.
 ///
-/// - A batch written on a store that moved is decided again on what the others wrote (`rebase(onto:)`, called by
-///   the writer when the store refused it), as are the mutations decided after it; the others' commits are published
-///   first, with their stored frames.
+/// - A batch written on a store that moved is decided again on what the others wrote (by the writer, when the store
+///   refused it: `BatchRebase`); once the outcome is back on the engine queue, the others' commits are published
+///   first, with their stored frames, and the mutations decided after the batch are decided again on it (`take`).
 /// - A notification that carries its batch (`HeadNotice`) is taken as it is when this node stands at the head it was
 ///   written on and nothing of its own is in flight. Any other notification, the periodic head check, a resuming
 ///   client or a mutation whose `base` this node has not seen asks for a catch-up: a read of what the others wrote,
@@ -90,7 +90,9 @@ extension Engine {
 
     /// Holds a mutation back when this node may be behind the client that sent it; true when it was held.
     func park(_ timed: TimedRequest) -> Bool {
-        guard writer.isShared, !parked.isEmpty || timed.request.mutation.base > state.revision else { return false }
+        guard writer.isShared, !parked.isEmpty || timed.request.mutation.base > decider.state.revision else {
+            return false
+        }
         parked.append(timed)
         catchUpWanted = true
         startCatchUpIfWanted()
@@ -141,68 +143,56 @@ extension Engine {
         resumeDrainedIfDone()
     }
 
-    /// Called by the writer when the store moved past the batch in flight (once per refused attempt, each time with
-    /// what was written after the previous one): absorbs what the others wrote and decides the batch in flight and
-    /// the open batch again.
-    /// - Returns: The batch to write instead.
-    func rebase(onto changes: ForeignChanges) throws(StorageError) -> StorageBatch {
-        metrics.rebasedBatches.increment()
-        try absorb(changes)
-        return inFlight?.storage ?? StorageBatch()
+    /// Takes what the writer absorbed while the store refused the batch in flight (`BatchRebase`): publishes the
+    /// other nodes' commits in order, makes the batch decided again on them the one in flight, and decides the open
+    /// batch again on top of it.
+    func take(_ written: BatchRebase) {
+        var refreshed = Set<ClientInstanceID>()
+        for (changes, published) in written.absorbed {
+            metrics.rebasedBatches.increment()
+            metrics.foreignCommits.increment(by: Int64(changes.commits.count))
+            storeHead = changes.head
+            publish(published)
+            refreshed.formUnion(changes.clientRecords.map(\.instance))
+        }
+        inFlight = written.batch
+        decider = BatchDecider(
+            state: written.batch.stateAfter,
+            headDigest: written.batch.digestAfter,
+            clientRecordPolicy: decider.clientRecordPolicy
+        )
+        decideOpenBatchAgain(exceptRefreshed: refreshed)
     }
 
-    /// Applies what other nodes wrote to the durable state, publishes their commits, and decides every mutation
-    /// not yet durable again on top of it (keeping their order and their times).
+    /// Applies what other nodes wrote to the durable state, publishes their commits, and decides the open batch again
+    /// on top of it (keeping its mutations' order and times). Call with no write in flight (the writer absorbs what
+    /// comes while one is: `take`).
     private func absorb(_ changes: ForeignChanges) throws(StorageError) {
-        let base = durableView
-        var foreign = base.state
-        var digest = base.digest
-        do {
-            for commit in changes.commits {
-                try foreign.apply(commit.changeset)
-                digest = commit.changeset.digest
-            }
-        } catch {
-            throw StorageError.inconsistent("another node's changeset does not apply here: \(error)")
-        }
-        for record in changes.clientRecords { foreign.replaceClientRecord(record) }
+        let (absorbed, published) = try BatchDecider.absorbing(
+            changes,
+            onto: durableView,
+            policy: decider.clientRecordPolicy
+        )
         storeHead = changes.head
         metrics.foreignCommits.increment(by: Int64(changes.commits.count))
-        publish(
-            ClosedBatch(
-                storage: StorageBatch(commits: changes.commits),
-                stateAfter: foreign,
-                digestAfter: digest,
-                replies: [],
-                openedAt: .now
-            )
-        )
-        state = foreign
-        headDigest = digest
-        let refreshed = Set(changes.clientRecords.map(\.instance))
-        if let batch = inFlight {
-            var again = OpenBatch()
-            forget(batch.storage.forgottenClients, exceptRefreshed: refreshed, into: &again)
-            for timed in batch.requests { decide(timed, into: &again, counting: false) }
-            inFlight = close(&again, openedAt: batch.openedAt)
-        }
+        publish(published)
+        decider = absorbed
+        decideOpenBatchAgain(exceptRefreshed: Set(changes.clientRecords.map(\.instance)))
+    }
+
+    /// Decides every mutation of the open batch again on the current applied state, forgetting again the records it
+    /// forgot unless another node wrote them since (`refreshed`: then they are in use).
+    private func decideOpenBatchAgain(exceptRefreshed refreshed: Set<ClientInstanceID>) {
         let open = openBatch
         openBatch = OpenBatch()
         openBatch.openedAt = open.openedAt
-        forget(Array(open.forgottenInstances), exceptRefreshed: refreshed, into: &openBatch)
-        for timed in open.requests { decide(timed, into: &openBatch, counting: false) }
-    }
-
-    /// Forgets again the records a batch forgot, unless another node wrote them since (then they are in use).
-    private func forget(
-        _ instances: [ClientInstanceID],
-        exceptRefreshed refreshed: Set<ClientInstanceID>,
-        into batch: inout OpenBatch
-    ) {
-        for instance in instances where !refreshed.contains(instance) {
-            state.forgetClientRecord(instance)
-            batch.forgottenInstances.insert(instance)
-        }
+        decider.decideAgain(
+            open.requests,
+            forgetting: open.forgottenInstances,
+            exceptRefreshed: refreshed,
+            into: &openBatch
+        )
+        metrics.clientRecords.set(decider.state.clientRecordCount)
     }
 
     /// Resumes the waiters whose revision is durable (every waiter with `all`).

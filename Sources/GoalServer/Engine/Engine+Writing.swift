@@ -1,5 +1,6 @@
 import CoreMetrics
 import Dispatch
+import GoalLocking
 import GoalModel
 import GoalStore
 import GoalWire
@@ -9,13 +10,13 @@ import Synchronization
 
 /// Group commit: the open batch closes when no write is in flight, the writer persists it, and only then are its
 /// commits and answers published. A store that is unavailable keeps the batch in flight and retries it.
-/// Everything here runs on the engine queue.
+/// Everything here runs on the engine queue; the writer's outcome comes back to it by `queue.async`.
 extension Engine {
     /// Closes the open batch and starts writing it, unless a write or a catch-up is in flight (then it keeps
     /// filling).
     func writeIfIdle() {
         guard inFlight == nil, !catchingUp, !failed, !openBatch.isEmpty else { return }
-        let batch = close(&openBatch)
+        let batch = decider.close(&openBatch)
         guard !batch.storage.isEmpty else {
             // Only replies (duplicates of durable results, unauthorized): nothing to persist, nothing in flight.
             publish(batch)
@@ -26,36 +27,14 @@ extension Engine {
         startWrite()
     }
 
-    /// The batch `open` holds, closed on the current state; `open` is left empty. `openedAt` replaces the batch's
-    /// own opening time (a batch decided again keeps the time it was first opened).
-    func close(_ open: inout OpenBatch, openedAt: ContinuousClock.Instant? = nil) -> ClosedBatch {
-        let batch = ClosedBatch(
-            storage: StorageBatch(
-                commits: open.commits,
-                clientRecords: open.touchedInstances.compactMap { state.clientRecord(for: $0) },
-                forgottenClients: Array(open.forgottenInstances)
-            ),
-            stateAfter: state,
-            digestAfter: headDigest,
-            replies: open.replies,
-            openedAt: openedAt ?? open.openedAt ?? .now,
-            requests: open.requests
-        )
-        open = OpenBatch()
-        return batch
-    }
-
     /// Hands the batch in flight to the writer, on the store as this node last saw it.
+    /// The writer decides the batch again itself when a shared store refuses it (`BatchRebase`); the outcome, and
+    /// what the writer absorbed, come back here by `queue.async`.
     func startWrite() {
         guard let batch = inFlight else { return }
-        writer.write(batch, onto: storeHead) { changes throws(StorageError) in
-            // On the writer's queue, the store having refused the batch: decide it again here and now.
-            let decided = self.queue.sync {
-                Result { () throws(StorageError) -> StorageBatch in try self.rebase(onto: changes) }
-            }
-            return try decided.get()
-        } completion: { result in
-            self.queue.async { self.writeFinished(result) }
+        let pending = BatchRebase(batch, decidedOn: durableView, policy: decider.clientRecordPolicy)
+        writer.write(pending, onto: storeHead) { result, written in
+            self.queue.async { self.writeFinished(result, written: written) }
         }
     }
 
@@ -82,8 +61,12 @@ extension Engine {
         )
     }
 
-    func writeFinished(_ result: Result<StoreHead, StorageError>) {
+    /// Takes the writer's outcome: first what other nodes wrote that the writer absorbed (published before the
+    /// batch, which it decided again), then the batch itself.
+    func writeFinished(_ result: Result<StoreHead, StorageError>, written: BatchRebase) {
         logger.trace("batch written", metadata: ["goal.result": "\(result)"])
+        guard inFlight != nil else { return }
+        if !written.absorbed.isEmpty { take(written) }
         guard let batch = inFlight else { return }
         if case .failure(let error) = result, error.isTransient, !stopping {
             retry(after: error)
@@ -150,8 +133,6 @@ extension Engine {
 
     func resumeDrainedIfDone() {
         guard stopping, failed || (inFlight == nil && !catchingUp && openBatch.isEmpty) else { return }
-        let waiting = drained
-        drained = []
-        for continuation in waiting { continuation.resume() }
+        drained.open()
     }
 }

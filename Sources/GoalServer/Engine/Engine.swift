@@ -1,5 +1,6 @@
 import CoreMetrics
 import Dispatch
+import GoalLocking
 import GoalModel
 import GoalStore
 import GoalWire
@@ -9,8 +10,8 @@ import NIOCore
 import Synchronization
 
 /// The authoritative league: one serial queue that checks and merges every mutation against the in-memory state
-/// (`ConflictEngine.apply`), appends commits to the open batch and hands closed batches to the `BatchWriter`,
-/// which persists them on its own queue while the engine fills the next one (group commit).
+/// (`BatchDecider`, over `ConflictEngine.apply`), appends commits to the open batch and hands closed batches to the
+/// `BatchWriter`, which persists them on its own queue while the engine fills the next one (group commit).
 ///
 /// Applied vs durable (docs/RULES.md): the state's revision moves with each commit; `durableView` only when the
 /// writer has fsynced the batch. Only then does the batch reach the `Hub`, so nothing reflecting a revision leaves the process
@@ -30,8 +31,9 @@ import Synchronization
 ///
 /// Threading: `submit` is called from event loops and never blocks. All other mutable state is confined to `queue`, which serves as
 /// this class's lock: that is why it is `@unchecked Sendable`. `durableView` is a lock-protected copy for readers.
-/// The writer's queue may wait for `queue` (`queue.sync` while a shared store's head is locked); `queue` never
-/// waits for the writer. Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError`
+/// Neither queue ever waits for the other: the engine hands the writer a batch, and the writer hands the outcome
+/// back by enqueuing it on `queue` (`Engine+Writing.swift`); a batch a shared store refused is decided again by the
+/// writer itself (`BatchRebase`), never by a call into the engine. Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError`
 /// once and stops it.
 final class Engine: @unchecked Sendable {
     let queue = DispatchQueue(label: "goald.engine", qos: .userInitiated)
@@ -39,7 +41,6 @@ final class Engine: @unchecked Sendable {
     /// Mutations submitted and not yet answered to the hub (in the inbox, or decided and not yet durable).
     let held = Atomic<Int>(0)
     private let capacity: Int
-    private let clientRecordPolicy: ClientRecordPolicy
     let writer: BatchWriter
     let hub: Hub
     let metrics: ServerMetrics
@@ -49,8 +50,8 @@ final class Engine: @unchecked Sendable {
     private let tableFullLog = RefusalLog(interval: .seconds(60))
 
     // Confined to `queue` (internal only for the engine's extensions in other files).
-    var state: LeagueState
-    var headDigest: Digest
+    /// The applied state (ahead of the durable one by the batch in flight and the open batch) and its digest.
+    var decider: BatchDecider
     var openBatch = OpenBatch()
     /// The batch the writer is writing (nil when idle).
     var inFlight: ClosedBatch?
@@ -62,7 +63,8 @@ final class Engine: @unchecked Sendable {
     var retryDelay = Engine.firstRetryDelay
     var stopping = false
     var failed = false
-    var drained: [CheckedContinuation<Void, Never>] = []
+    /// Opened once the engine stopped and wrote what it had decided (or failed): what `stop()` waits for.
+    let drained = AsyncLatch<Void>()
     /// Shared stores only: a read of what other nodes wrote is in flight, is wanted, and what waits for it.
     var catchingUp = false
     var catchUpWanted = false
@@ -87,11 +89,13 @@ final class Engine: @unchecked Sendable {
         now: @escaping @Sendable () -> Timestamp,
         onFatalError: @escaping @Sendable (StorageError) -> Void
     ) {
-        self.state = recovered.state
-        self.headDigest = recovered.headDigest
+        self.decider = BatchDecider(
+            state: recovered.state,
+            headDigest: recovered.headDigest,
+            clientRecordPolicy: clientRecordPolicy
+        )
         self.storeHead = StoreHead(revision: recovered.head, version: recovered.version)
         self.capacity = capacity
-        self.clientRecordPolicy = clientRecordPolicy
         self.writer = writer
         self.hub = hub
         self.metrics = metrics
@@ -138,18 +142,23 @@ final class Engine: @unchecked Sendable {
     /// Stops taking mutations, writes and publishes what was decided, and returns once it is durable (or the
     /// writer failed). Idempotent.
     func stop() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.stopping = true
-                self.drained.append(continuation)
-                // Held back for a catch-up: their sessions are closing; their clients re-send after reconnect.
-                self.held.subtract(self.parked.count, ordering: .relaxed)
-                self.parked = []
-                self.resumeHeadWaiters(all: true)
-                self.writeIfIdle()
-                self.resumeDrainedIfDone()
-            }
+        queue.async {
+            self.stopping = true
+            // Held back for a catch-up: their sessions are closing; their clients re-send after reconnect.
+            self.held.subtract(self.parked.count, ordering: .relaxed)
+            self.parked = []
+            self.resumeHeadWaiters(all: true)
+            self.writeIfIdle()
+            self.resumeDrainedIfDone()
         }
+        await drained.wait()
+    }
+
+    /// Runs `body` on the engine queue and returns its result: how async callers reach the engine's state.
+    func onQueue<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+        let result = AsyncLatch<Result>()
+        queue.async { result.open(body()) }
+        return await result.wait()
     }
 
     // MARK: - On the engine queue
@@ -172,83 +181,51 @@ final class Engine: @unchecked Sendable {
         writeIfIdle()
     }
 
-    /// Decides one mutation on `state` and adds its commit, record and answer to `batch`. Deciding the same
-    /// requests again on another state (`Engine+SharedStore.swift`) goes through here too, with `counting` false
-    /// so the metrics count each mutation once.
+    /// Decides one mutation on the applied state into `batch` (`BatchDecider`) and counts it unless `counting` is
+    /// false (the same requests decided again after other nodes wrote first, `Engine+SharedStore.swift`).
     func decide(_ timed: TimedRequest, into batch: inout OpenBatch, counting: Bool = true) {
-        let request = timed.request
-        let mutation = request.mutation
-        let instance = mutation.id.instance
-        let message: ServerMessage
-        if !request.role.permits(mutation.action) {
-            if counting { metrics.recordRejection(.unauthorized) }
-            message = .rejected(
-                seq: mutation.id.seq,
-                .unauthorized(request.role, mutation.action)
-            )
-        } else if state.clientRecord(for: instance) == nil,
-            state.clientRecordCount >= clientRecordPolicy.maximumCount
-        {
-            // Evicting a record younger than the policy's age would let a re-send of its mutations apply twice.
-            if counting { metrics.overloaded.increment() }
-            if counting, let refusals = tableFullLog.refused(now: .now()) {
+        let recordsBefore = decider.state.clientRecordCount
+        let verdict = decider.decide(timed, into: &batch)
+        if decider.state.clientRecordCount != recordsBefore {
+            metrics.clientRecords.set(decider.state.clientRecordCount)
+        }
+        guard counting else { return }
+        switch verdict {
+        case .unauthorized:
+            metrics.recordRejection(.unauthorized)
+        case .tableFull:
+            metrics.overloaded.increment()
+            if let refusals = tableFullLog.refused(now: .now()) {
                 logger.warning(
                     "the exactly-once table is full; mutations from new client instances are answered overloaded",
                     metadata: [
-                        "goal.records": "\(state.clientRecordCount)", "goal.refusals": "\(refusals)",
+                        "goal.records": "\(decider.state.clientRecordCount)", "goal.refusals": "\(refusals)",
                         "goal.hint": "raise clientRecords.maximumCount or lower clientRecords.maximumAgeSeconds",
                     ]
                 )
             }
-            message = .overloaded(seq: mutation.id.seq, retryAfterMilliseconds: Self.tableFullRetryMilliseconds)
-        } else {
-            let recordsBefore = state.clientRecordCount
-            let decision = ConflictEngine.apply(mutation, author: request.author, to: &state)
-            state.markClientRecordUsed(instance, at: timed.time)
-            if state.clientRecordCount != recordsBefore { metrics.clientRecords.set(state.clientRecordCount) }
-            switch decision {
-            case .commit(let commit):
-                // `encode` computes the chained digest (the changeset's own digest field is not read).
-                var changeset = commit.changeset(time: timed.time, digest: headDigest)
-                let frame = ChangesetFrame.encode(changeset, previousDigest: headDigest)
-                changeset.digest = frame.digest
-                headDigest = frame.digest
-                batch.commits.append(LoggedCommit(changeset: changeset, frame: frame.bytes))
-                batch.touchedInstances.insert(instance)
-            case .noop, .rejected:
-                batch.touchedInstances.insert(instance)
-            case .duplicate:
-                break
-            }
-            if counting { metrics.recordDecision(decision) }
-            message = ServerMessage.outcome(seq: mutation.id.seq, decision.outcome)
+        case .decided(let decision):
+            metrics.recordDecision(decision)
         }
-        batch.markOpened()
-        batch.requests.append(timed)
-        batch.replies.append(
-            DecidedReply(address: request.replyTo, message: message, after: state.revision, direct: request.direct)
-        )
     }
 
     /// Forgets the exactly-once records not used for the policy's age (each instance is then unknown: a mutation
     /// it sends is processed as new); the store deletes them with the next batch. Any thread.
     /// - Returns: How many records were forgotten.
     func forgetIdleClientRecords() async -> Int {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
-            queue.async {
-                guard !self.stopping, !self.failed else { return continuation.resume(returning: 0) }
-                let age = self.clientRecordPolicy.maximumAge.components.seconds * 1000
-                let cutoff = Timestamp(millisecondsSince1970: self.now().millisecondsSince1970 &- age)
-                let forgotten = self.state.forgetClientRecords(usedBefore: cutoff)
-                if !forgotten.isEmpty {
-                    self.openBatch.forgottenInstances.formUnion(forgotten)
-                    self.metrics.clientRecordsForgotten.increment(by: Int64(forgotten.count))
-                    self.openBatch.markOpened()
-                    self.writeIfIdle()
-                }
-                self.metrics.clientRecords.set(self.state.clientRecordCount)
-                continuation.resume(returning: forgotten.count)
+        await onQueue {
+            guard !self.stopping, !self.failed else { return 0 }
+            let age = self.decider.clientRecordPolicy.maximumAge.components.seconds * 1000
+            let cutoff = Timestamp(millisecondsSince1970: self.now().millisecondsSince1970 &- age)
+            let forgotten = self.decider.state.forgetClientRecords(usedBefore: cutoff)
+            if !forgotten.isEmpty {
+                self.openBatch.forgottenInstances.formUnion(forgotten)
+                self.metrics.clientRecordsForgotten.increment(by: Int64(forgotten.count))
+                self.openBatch.markOpened()
+                self.writeIfIdle()
             }
+            self.metrics.clientRecords.set(self.decider.state.clientRecordCount)
+            return forgotten.count
         }
     }
 }
