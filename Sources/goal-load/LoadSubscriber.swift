@@ -89,15 +89,14 @@ final class LoadSubscriber: ResumeDriverDelegate, @unchecked Sendable {
         }
     }
 
-    /// Reads one message of the current connection (a lean or a sampled one, by `sampled`).
+    /// Reads one message of the current connection (a lean or a sampled one, by `sampled`); the hot path: one
+    /// re-entry of the driver's lock, which the driver already holds when it hands the message over.
     /// - Returns: true when the stream broke (gap, undecodable message) and the subscriber must resume.
     func receive(_ bytes: [UInt8], now: UInt64) -> Bool {
-        driver.withLock {
+        driver.updateMachine { machine in
             state.bytes += bytes.count
-            return driver.updateMachine { machine in
-                sampled
-                    ? receiveDecoded(bytes, now: now, &state, &machine) : receiveLean(bytes, now: now, &state, &machine)
-            }
+            return sampled
+                ? receiveDecoded(bytes, now: now, &state, &machine) : receiveLean(bytes, now: now, &state, &machine)
         }
     }
 

@@ -174,6 +174,23 @@ struct ResumeDriverTests {
         #expect(fatalOwner.events.last == "waiting 2 for 2.0")
     }
 
+    @Test func reconnectNowSkipsAPendingWaitAndNothingElse() {
+        let (driver, _, transport, scheduler) = driver()
+        driver.perform { driver.start() }
+        scheduler.advance()
+        driver.perform { driver.reconnectNow() }
+        scheduler.advance()
+        #expect(transport.connections.count == 1, "nothing to skip while connecting")
+        transport.last.deliver(.closed(code: 1006, reason: "cut"))
+        scheduler.advance()
+        #expect(driver.machine.reconnect.state == .waiting(attempt: 1, delay: 1))
+        driver.perform { driver.reconnectNow() }
+        scheduler.advance()
+        #expect(transport.connections.count == 2, "the wait was skipped")
+        scheduler.advance(by: 1)
+        #expect(transport.connections.count == 2, "and its timer was cancelled")
+    }
+
     @Test func anOwnerThatMayNotResumeStopsTheDriverQuietly() {
         let (driver, owner, transport, scheduler) = driver()
         owner.mayResume = false
