@@ -1,4 +1,5 @@
 import Foundation
+import GoalLocking
 import GoalModel
 public import GoalStore
 import GoalWire
@@ -28,8 +29,10 @@ public final class GoalDaemon: Service, Sendable {
     /// What the composition root builds the daemon from besides the configuration and store.
     let parts: DaemonParts
     private let tlsContext: NIOLockedValueBox<NIOSSLContext?> = NIOLockedValueBox(nil)
-    private let addresses = NIOLockedValueBox(AddressWaiters())
-    private let stopSignal = NIOLockedValueBox(StopSignal())
+    /// Opened once: with the bound addresses, or with the error that kept the daemon from binding.
+    private let addresses = AsyncLatch<Result<DaemonAddresses, any Error>>()
+    /// Opened by the first stop request (graceful or fatal); `serve()` waits on it.
+    private let stopped = AsyncLatch<StopReason>()
 
     /// - Parameters:
     ///   - configuration: Where to listen and every limit.
@@ -75,15 +78,7 @@ public final class GoalDaemon: Service, Sendable {
     /// Waits until the listeners are bound and returns their addresses.
     /// - Throws: `DaemonError` when the daemon failed before binding.
     public func listeningAddresses() async throws -> DaemonAddresses {
-        try await withCheckedThrowingContinuation { continuation in
-            addresses.withLockedValue { waiters in
-                if let result = waiters.result {
-                    continuation.resume(with: result)
-                } else {
-                    waiters.continuations.append(continuation)
-                }
-            }
-        }
+        try await addresses.wait().get()
     }
 
     /// Rebuilds the TLS context (SIGHUP); new connections use it, open ones keep theirs.
@@ -326,44 +321,15 @@ public final class GoalDaemon: Service, Sendable {
         }
     }
 
-    struct StopSignal {
-        var reason: StopReason?
-        var waiter: CheckedContinuation<StopReason, Never>?
-    }
-
-    struct AddressWaiters {
-        var result: Result<DaemonAddresses, any Error>?
-        var continuations: [CheckedContinuation<DaemonAddresses, any Error>] = []
-    }
-
     func signalStop(_ reason: StopReason) {
-        let waiter: CheckedContinuation<StopReason, Never>? = stopSignal.withLockedValue { signal in
-            guard signal.reason == nil else { return nil }
-            signal.reason = reason
-            defer { signal.waiter = nil }
-            return signal.waiter
-        }
-        waiter?.resume(returning: reason)
+        stopped.open(reason)
     }
 
     private func waitForStop() async -> StopReason {
-        await withCheckedContinuation { continuation in
-            let ready: StopReason? = stopSignal.withLockedValue { signal in
-                if let reason = signal.reason { return reason }
-                signal.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        await stopped.wait()
     }
 
     private func resolveAddresses(_ result: Result<DaemonAddresses, any Error>) {
-        let waiting: [CheckedContinuation<DaemonAddresses, any Error>] = addresses.withLockedValue { waiters in
-            guard waiters.result == nil else { return [] }
-            waiters.result = result
-            defer { waiters.continuations = [] }
-            return waiters.continuations
-        }
-        for continuation in waiting { continuation.resume(with: result) }
+        addresses.open(result)
     }
 }
