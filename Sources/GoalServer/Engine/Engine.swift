@@ -33,7 +33,8 @@ import Synchronization
 /// this class's lock: that is why it is `@unchecked Sendable`. `durableView` is a lock-protected copy for readers.
 /// Neither queue ever waits for the other: the engine hands the writer a batch, and the writer hands the outcome
 /// back by enqueuing it on `queue` (`Engine+Writing.swift`); a batch a shared store refused is decided again by the
-/// writer itself (`BatchRebase`), never by a call into the engine. Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError`
+/// writer itself (`BatchRebase`), never by a call into the engine. Async callers wait through `AsyncLatch`
+/// (`stop()`, `onQueue`). Lifetime: from `init` until `stop()` has drained it; a failed write calls `onFatalError`
 /// once and stops it.
 final class Engine: @unchecked Sendable {
     let queue = DispatchQueue(label: "goald.engine", qos: .userInitiated)
