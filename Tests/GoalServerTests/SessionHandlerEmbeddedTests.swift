@@ -22,148 +22,7 @@ import Testing
 /// the session returned its writes and deferred what arrives inside them; none needs a socket or a clock.
 @Suite("the session handler on EmbeddedChannel: nothing re-enters a session in the middle of a write", .slotted)
 struct SessionHandlerEmbeddedTests {
-    /// Passes writes through and, on each flush, runs the test's hook from inside the flush (as NIO does when a
-    /// flush drains the socket, fails or closes the channel). The hook runs once per arming.
-    final class ReentrantWire: ChannelOutboundHandler {
-        typealias OutboundIn = ByteBuffer
-        typealias OutboundOut = ByteBuffer
-
-        var onFlush: ((ChannelHandlerContext) -> Void)?
-        var flushes = 0
-
-        func flush(context: ChannelHandlerContext) {
-            flushes += 1
-            context.flush()
-            if let hook = onFlush {
-                onFlush = nil
-                hook(context)
-            }
-        }
-    }
-
-    /// One session on an embedded channel with the core around it (in-memory store, one shard on the channel's loop).
-    final class Harness {
-        let channel = EmbeddedChannel()
-        let wire = ReentrantWire()
-        let core: ServerCore
-        let session: SessionHandler
-        let threadPool = NIOThreadPool(numberOfThreads: 1)
-        var shard: LoopShard { core.hub.shards[0] }
-        private var nextRevision: Revision = 1
-
-        init(limits: ServerLimits = ServerLimits(), mode: ServerMessage.SyncMode = .live) throws {
-            let storage = InMemoryLeagueStorage()
-            let recovered = try storage.recover()
-            let metrics = ServerMetrics(registry: PrometheusCollectorRegistry())
-            let logger = Logger(label: "test.session")
-            let hub = Hub(
-                eventLoops: [channel.embeddedEventLoop],
-                head: recovered.head,
-                headDigest: recovered.headDigest,
-                coalescePause: .zero,
-                metrics: metrics
-            )
-            let engine = Engine(
-                recovered: recovered,
-                capacity: 1_000,
-                writer: BatchWriter(storage: storage),
-                hub: hub,
-                metrics: metrics,
-                logger: logger,
-                now: { Timestamp(millisecondsSince1970: 0) },
-                onFatalError: { _ in }
-            )
-            core = ServerCore(
-                engine: engine,
-                hub: hub,
-                storage: storage,
-                tokens: TokenDirectory(storage: storage),
-                connections: ConnectionLimiter(maxTotal: 100, maxPerIP: 100, maxPerToken: 100),
-                instances: InstanceRegistry(),
-                snapshots: SnapshotCache(threadPool: threadPool, metrics: metrics, maxConcurrentBuilds: 1),
-                metrics: metrics,
-                limits: limits,
-                epoch: recovered.epoch.rawValue,
-                nodeID: "embedded",
-                storeHead: recovered.head,
-                threadPool: threadPool,
-                logger: logger
-            )
-            session = SessionHandler(
-                core: core,
-                shard: hub.shards[0],
-                remoteAddress: "embedded",
-                connectedAt: .now()
-            )
-            try channel.pipeline.syncOperations.addHandler(wire)
-            try channel.pipeline.syncOperations.addHandler(session)
-            try open(mode: mode)
-        }
-
-        /// Opens the session as an accepted hello would: registered with the shard, its stream in `mode`.
-        private func open(mode: ServerMessage.SyncMode) throws {
-            let hello = ClientMessage.Hello(token: "gt_x", clientInstance: .random())
-            let token = StoredToken(
-                name: "viewer",
-                role: .viewer,
-                secretHash: [],
-                created: Timestamp(millisecondsSince1970: 0)
-            )
-            let identity = SessionIdentity(token: token, instance: hello.clientInstance, stream: .all)
-            session.inbound.authenticating(hello)
-            _ = session.inbound.opened(identity)
-            session.register(identity)
-            let (head, _) = shard.register(session)
-            session.stream = SessionStream(mode: mode, since: mode == .snapshot ? nil : 0, head: head)
-        }
-
-        /// A durable batch of `count` changesets of `bytes` bytes each (frame r is "<r>" padded with dots), with
-        /// `replies` for this session after its last one; the shard takes it as from the hub.
-        func deliver(count: Int, bytes: Int, replies: [String] = []) {
-            var frames = ByteBuffer()
-            var ends: [Int] = []
-            let first = nextRevision
-            for revision in first..<(first + Revision(count)) {
-                let label = "<\(revision)>"
-                frames.writeString(label + String(repeating: ".", count: max(0, bytes - label.utf8.count)))
-                ends.append(frames.readableBytes)
-            }
-            nextRevision += Revision(count)
-            let head = nextRevision - 1
-            let answers = replies.map { Reply(session: session.id, frame: ByteBuffer(string: $0), after: head) }
-            shard.deliver(
-                DeliveryBatch(
-                    frames: frames,
-                    firstRevision: first,
-                    frameEnds: ends,
-                    head: head,
-                    headDigest: .genesis,
-                    replies: answers.isEmpty ? [:] : [0: answers],
-                    durableAt: .now()
-                )
-            )
-        }
-
-        /// Everything written to the socket so far, as one string (frames are raw bytes; text stays readable).
-        func written() throws -> String {
-            var all = ByteBuffer()
-            while var buffer = try channel.readOutbound(as: ByteBuffer.self) { all.writeBuffer(&buffer) }
-            return String(decoding: all.readableBytesView, as: UTF8.self)
-        }
-
-        /// The revisions of the changesets written, in order.
-        func revisions(in text: String) -> [Revision] {
-            text.split(separator: "<", omittingEmptySubsequences: false).dropFirst()
-                .compactMap { Revision($0.prefix { $0 != ">" }) }
-        }
-
-        var isRegistered: Bool { shard.sessionCount == 1 }
-
-        func finish() throws {
-            _ = try? channel.finish()  // the session may have closed the channel already: nothing to finish then
-            try threadPool.syncShutdownGracefully()
-        }
-    }
+    typealias Harness = SessionHarness
 
     private static func slowLimits() -> ServerLimits {
         var limits = ServerLimits()
@@ -179,7 +38,7 @@ struct SessionHandlerEmbeddedTests {
         let text = try harness.written()
         #expect(text.contains("slow_consumer"), "\(text)")
         #expect(harness.session.isClosing)
-        #expect(harness.core.queuedBytes.load(ordering: .relaxed) == 0, "the dropped queue left the global count")
+        #expect(harness.queuedBytes == 0, "the dropped queue left the global count")
         #expect(!text.contains("ack-1"), "nothing after the close is written")
         try harness.finish()
     }
@@ -222,7 +81,7 @@ struct SessionHandlerEmbeddedTests {
         harness.channel.embeddedEventLoop.run()
         #expect(harness.session.isClosing)
         #expect(!harness.isRegistered, "torn down: unregistered from its shard")
-        #expect(harness.core.queuedBytes.load(ordering: .relaxed) == 0)
+        #expect(harness.queuedBytes == 0)
         try harness.finish()
     }
 
@@ -262,9 +121,8 @@ struct SessionHandlerEmbeddedTests {
         limits.pingIntervalMilliseconds = 500
         let harness = try Harness(limits: limits)
         let text = try arriving(harness) { harness in
-            harness.session.leavePresence()
+            harness.feed { $0.leavePresence() }
             // The heartbeat's timer fires from inside the write: nothing was read for more than the idle timeout.
-            harness.session.lastRead = .uptimeNanoseconds(0)
             harness.channel.embeddedEventLoop.advanceTime(by: .seconds(2))
         }
         #expect(text.contains(WireErrorCode.heartbeatTimeout.rawValue), "\(text.suffix(200))")
@@ -278,7 +136,7 @@ struct SessionHandlerEmbeddedTests {
         let text = try arriving(harness) { harness in
             harness.deliver(count: 2, bytes: 100)
             let busy = HistoryAnswer(entity: .player(PlayerID()), result: .refused(.busy, message: "busy-h1"))
-            harness.session.sendNow(.history(busy))
+            harness.feed { $0.sendNow(.history(busy)) }
         }
         #expect(harness.revisions(in: text) == [1, 2, 3, 4, 5])
         #expect(text.contains("ack-1"))
@@ -292,8 +150,7 @@ struct SessionHandlerEmbeddedTests {
         let harness = try Harness(mode: .snapshot)
         let frames = (1...4).map { ByteBuffer(string: "<s\($0)>" + String(repeating: "s", count: 6_000)) }
         harness.wire.onFlush = { _ in harness.session.fail(.internalError, "closed mid-snapshot") }
-        harness.session.stream?.snapshotArrived(revision: 0, frames: frames)
-        harness.session.pumpCatchUp()
+        harness.feed { $0.snapshotBuilt(.success((revision: 0, frames: frames))) }
         harness.channel.embeddedEventLoop.run()
         let text = try harness.written()
         let closedAt = try #require(text.range(of: "closed mid-snapshot"))

@@ -6,7 +6,7 @@ import NIOWebSocket
 /// phases move forward only (awaitingHello → authenticating → open → closing); before hello is accepted a 4 KiB
 /// budget covers every text frame, and frames pipelined behind the hello wait until it is; an open session decodes
 /// client messages; a closing one reads nothing but the peer's close. It takes frames and the hello's outcome and
-/// returns actions; `SessionHandler` decodes, answers and writes. No I/O, no clock: tested directly
+/// returns actions; `SessionMachine` decodes and answers, `SessionHandler` writes. No I/O, no clock: tested directly
 /// (SessionInboundTests).
 ///
 /// Value type, confined to the session's event loop with its handler. Lifetime: the connection's.

@@ -1,7 +1,7 @@
 import GoalWire
 import NIOWebSocket
 
-/// How a session ends. Every close goes through `SessionHandler.close(_:)`, whatever its cause (4008, a write
+/// How a session ends. Every close goes through `SessionMachine.requestClose(_:)`, whatever its cause (4008, a write
 /// error, a revoked token, a failed heartbeat, shutdown, the peer's own close).
 enum SessionClose: Equatable {
     /// `error{code, message}`, then the close frame (`closeCode`, else the error code's own), then the connection
@@ -15,21 +15,18 @@ enum SessionClose: Equatable {
 
 /// The session's guard against re-entrance (docs/ARCHITECTURE.md, "Re-entrancy"). NIO may call back into a
 /// handler from inside its own `write` and `flush`: a flush can make the channel writable again
-/// (`channelWritabilityChanged`), fail and close the channel (`errorCaught`, `channelInactive`), and a write that
-/// passes the session's bound asks for a close. None of these may act while the session is in the middle of a write:
-/// it would meet the session's state (its stream, its queue, its flush budget) half changed, and a mutation that
-/// is still under way aborts the process in any build (Swift's exclusivity enforcement).
+/// (`channelWritabilityChanged`), fail and close the channel (`errorCaught`, `channelInactive`). None of these may act
+/// while the handler is in the middle of performing the machine's actions: they would meet a write half done.
 ///
-/// So every write and flush runs inside a *section*; what arrives during one is recorded here and performed when the
-/// outermost section ends, in a fixed order: the close (the first one asked for wins), then the teardown, then the
-/// writability change. No mutating method of the session's state machines takes a callback, so nothing else can
-/// reach back into a value while it changes.
+/// So the handler performs actions inside a *section*; what NIO raises during one is recorded here and performed when
+/// the outermost section ends, in a fixed order: the close the machine holds (`SessionMachine.takePendingClose`, the
+/// first one asked for wins), then the teardown, then the writability change. The machine itself takes no callback
+/// and calls nothing while it mutates, so nothing can reach back into it while it changes.
 ///
 /// Value type, confined to the session's event loop with its handler. Lifetime: the connection's.
 struct SessionReentrancy {
-    /// What the handler performs once the outermost section has ended.
+    /// What the handler performs once the outermost section has ended (after the machine's pending close).
     enum Deferred: Equatable {
-        case close(SessionClose)
         /// The channel went inactive or the handler was removed: release what the session holds.
         case tearDown
         /// The channel became writable during a write: drain the queue, pump the catch-up, write presence.
@@ -38,15 +35,11 @@ struct SessionReentrancy {
 
     /// Sections open now (a section may open another: a delivery writes, a write flushes).
     private(set) var depth = 0
-    private var pendingClose: SessionClose?
     private var pendingTearDown = false
     private var pendingWritable = false
 
-    /// True while a section is open: a close asked for now is deferred.
+    /// True while a section is open: what NIO raises now is deferred.
     var isInSection: Bool { depth > 0 }
-
-    /// A close was asked for and waits for the end of the section.
-    var closeIsPending: Bool { pendingClose != nil }
 
     mutating func enter() {
         depth += 1
@@ -54,15 +47,11 @@ struct SessionReentrancy {
 
     /// Ends a section.
     /// - Returns: what to perform now, in order (empty unless the outermost section ended and something waits).
-    ///   The caller performs each inside a section of its own and calls `leave` again for what that raised.
+    ///   The caller performs it inside a section of its own and calls `leave` again for what that raised.
     mutating func leave() -> [Deferred] {
         depth -= 1
         guard depth == 0 else { return [] }
         var due: [Deferred] = []
-        if let close = pendingClose {
-            due.append(.close(close))
-            pendingClose = nil
-        }
         if pendingTearDown {
             due.append(.tearDown)
             pendingTearDown = false
@@ -72,15 +61,6 @@ struct SessionReentrancy {
             pendingWritable = false
         }
         return due
-    }
-
-    /// A close is asked for.
-    /// - Returns: true when the caller performs it now; false when it waits for the end of the section (the
-    ///   first close asked for in a section is the one performed).
-    mutating func close(_ close: SessionClose) -> Bool {
-        guard depth > 0 else { return true }
-        if pendingClose == nil { pendingClose = close }
-        return false
     }
 
     /// The channel went inactive or the handler is being removed.

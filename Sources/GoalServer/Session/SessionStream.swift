@@ -5,8 +5,8 @@ import NIOCore
 /// The changeset stream of one open `stream: all` session, as a state machine: which revisions it has been sent,
 /// whether it is catching up (backlog, snapshot, rejoin) or live, and where each answer goes in its stream. It
 /// takes events (a live window with answers, the socket's writability, a backlog page, a snapshot) and returns
-/// what to write, in order; `SessionHandler` performs the writes and the store reads it asks for. No I/O, no
-/// clock: tested directly (SessionStreamTests).
+/// what to write, in order; `SessionMachine` owns it and `SessionHandler` performs the writes and the store reads.
+/// No I/O, no clock: tested directly (SessionStreamTests).
 ///
 /// The rules (docs/PROTOCOL.md §3 and §6):
 /// - Live: the frames of the loop's window after `sent`, each answer right after the changeset it follows (an ack

@@ -1,6 +1,7 @@
-/// Keeps every flush of a session within a budget (see `SessionHandler+TLSSizedWrites`): one TLS record for live
-/// writes, a quarter of one for catch-up (snapshots, backlog pages). Decides when to flush before a write and how to
-/// cut a larger write into flushed pieces, as a `Plan` the session performs.
+/// Keeps every flush of a session within a budget: one TLS record for live writes, a quarter of one for catch-up
+/// (snapshots, backlog pages). Decides when to flush before a write and how to cut a larger write into flushed
+/// pieces, as a `Plan`: `SessionOutbound` plans each write with it, `SessionHandler.write(_:as:promise:context:)`
+/// performs the plan.
 ///
 /// Value type, no I/O, no callbacks: the session's event loop owns it and performs the plans it returns.
 struct TLSFlushBudget {
