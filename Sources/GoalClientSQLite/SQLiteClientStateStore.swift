@@ -188,7 +188,7 @@ public final class SQLiteClientStateStore: ClientStateStore {
         let frames = SnapshotChunker.frames(of: snapshot)
         try write("save the replica") { db, _ in
             if let row = try Row.fetchOne(db, sql: "SELECT epoch, revision FROM replica"),
-                row["epoch"] as String? == snapshot.epoch,
+                row["epoch"] as String? == snapshot.epoch.rawValue,
                 (row["revision"] as Int64? ?? 0) > Int64(snapshot.revision)
             {
                 return  // another process saved a newer revision of this league
@@ -204,7 +204,7 @@ public final class SQLiteClientStateStore: ClientStateStore {
                 sql: """
                     INSERT OR REPLACE INTO replica (id, epoch, revision, synced_at_ms) VALUES (1, ?, ?, ?)
                     """,
-                arguments: [snapshot.epoch, Int64(snapshot.revision), Self.milliseconds(date)]
+                arguments: [snapshot.epoch.rawValue, Int64(snapshot.revision), Self.milliseconds(date)]
             )
         }
     }

@@ -46,7 +46,7 @@ public enum ClientMessage: Hashable, Sendable {
         /// The revision the client's replica holds; absent for an empty replica.
         public var since: Revision?
         /// The epoch the replica was built from; a different epoch forces a snapshot.
-        public var epoch: String?
+        public var epoch: LeagueEpoch?
         /// d_since as the client computed it; a different digest forces a snapshot.
         public var digest: Digest?
         /// `all` (default when absent) or `acks`.
@@ -59,7 +59,7 @@ public enum ClientMessage: Hashable, Sendable {
             token: String,
             clientInstance: ClientInstanceID,
             since: Revision? = nil,
-            epoch: String? = nil,
+            epoch: LeagueEpoch? = nil,
             digest: Digest? = nil,
             stream: StreamSelection = .all,
             presence: PresenceSubscription = .none
@@ -120,7 +120,7 @@ extension ClientMessage {
             }
             if let epoch = hello.epoch {
                 w.raw(#","epoch":"#)
-                w.string(epoch)
+                w.string(epoch.rawValue)
             }
             if let digest = hello.digest {
                 w.raw(#","digest":"#)
@@ -175,7 +175,7 @@ extension ClientMessage {
                     since: try c.member("since").map { (value) throws(WireDecodingError) in
                         try signed64Bound(value, at: c.path("since"))
                     },
-                    epoch: try c.optionalString("epoch"),
+                    epoch: try c.optionalString("epoch").map(LeagueEpoch.init(rawValue:)),
                     digest: try c.readIfPresent("digest", ModelReader.digest),
                     stream: c.contains("stream") ? try c.enumeration("stream") : .all,
                     presence: c.contains("presence") ? try c.enumeration("presence") : .none

@@ -18,7 +18,7 @@ extension ServerMessage {
             w.raw(#"{"type":"welcome","protocol":"#)
             w.integer(welcome.protocolVersion)
             w.raw(#","epoch":"#)
-            w.string(welcome.epoch)
+            w.string(welcome.epoch.rawValue)
             w.raw(#","head":"#)
             w.integer(welcome.head)
             w.raw(#","head_digest":"#)
@@ -41,7 +41,7 @@ extension ServerMessage {
             w.raw(#"{"type":"snapshot_begin","revision":"#)
             w.integer(begin.revision)
             w.raw(#","epoch":"#)
-            w.string(begin.epoch)
+            w.string(begin.epoch.rawValue)
             w.raw(#","digest":"#)
             w.hexString(begin.digest.bytes)
             w.raw(#","players":"#)
@@ -125,7 +125,7 @@ extension ServerMessage {
             return .welcome(
                 Welcome(
                     protocolVersion: try c.integer("protocol"),
-                    epoch: try c.string("epoch"),
+                    epoch: LeagueEpoch(rawValue: try c.string("epoch")),
                     head: try c.integer("head"),
                     headDigest: try c.read("head_digest", ModelReader.digest),
                     mode: try c.enumeration("mode"),
@@ -145,7 +145,7 @@ extension ServerMessage {
             return .snapshotBegin(
                 SnapshotBegin(
                     revision: try c.integer("revision"),
-                    epoch: try c.string("epoch"),
+                    epoch: LeagueEpoch(rawValue: try c.string("epoch")),
                     digest: try c.read("digest", ModelReader.digest),
                     players: try c.integer("players"),
                     matches: try c.integer("matches")

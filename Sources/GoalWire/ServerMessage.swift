@@ -89,7 +89,7 @@ public enum ServerMessage: Hashable, Sendable {
     public struct Welcome: Hashable, Sendable {
         public var protocolVersion: Int
         /// The database's epoch (rotated by `goald restore`).
-        public var epoch: String
+        public var epoch: LeagueEpoch
         /// The newest durable revision when the session registered.
         public var head: Revision
         /// d_head.
@@ -108,7 +108,7 @@ public enum ServerMessage: Hashable, Sendable {
 
         public init(
             protocolVersion: Int = WireProtocol.version,
-            epoch: String,
+            epoch: LeagueEpoch,
             head: Revision,
             headDigest: Digest,
             mode: SyncMode,
@@ -132,7 +132,7 @@ public enum ServerMessage: Hashable, Sendable {
     /// `snapshot_begin {revision, epoch, digest, players, matches}`: counts of what the chunks will carry.
     public struct SnapshotBegin: Hashable, Sendable {
         public var revision: Revision
-        public var epoch: String
+        public var epoch: LeagueEpoch
         /// d_revision.
         public var digest: Digest
         /// How many players (and ratings: one per player) the chunks carry.
@@ -140,7 +140,7 @@ public enum ServerMessage: Hashable, Sendable {
         /// How many matches the chunks carry.
         public var matches: Int
 
-        public init(revision: Revision, epoch: String, digest: Digest, players: Int, matches: Int) {
+        public init(revision: Revision, epoch: LeagueEpoch, digest: Digest, players: Int, matches: Int) {
             self.revision = revision
             self.epoch = epoch
             self.digest = digest

@@ -3,7 +3,7 @@ public import GoalModel
 /// A whole league at one durable revision, as a snapshot carries it. Value type, `Sendable`.
 public struct Snapshot: Hashable, Sendable {
     public var revision: Revision
-    public var epoch: String
+    public var epoch: LeagueEpoch
     /// d_revision.
     public var digest: Digest
     public var players: [Player]
@@ -13,7 +13,7 @@ public struct Snapshot: Hashable, Sendable {
 
     public init(
         revision: Revision,
-        epoch: String,
+        epoch: LeagueEpoch,
         digest: Digest,
         players: [Player],
         matches: [Match],

@@ -12,7 +12,7 @@ import NIOCore
 struct ServerView: Sendable {
     var head: Revision
     var headDigest: Digest
-    var epoch: String
+    var epoch: LeagueEpoch
     /// nil when the server had nothing to snapshot (head 0, `mode: live`).
     var snapshot: Snapshot?
 }

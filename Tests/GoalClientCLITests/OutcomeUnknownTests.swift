@@ -33,7 +33,7 @@ final class SilentConnection: TransportConnection {
         if String(decoding: message, as: UTF8.self).contains("\"hello\"") {
             let welcome = ServerMessage.welcome(
                 .init(
-                    epoch: "e1",
+                    epoch: LeagueEpoch(rawValue: "e1"),
                     head: 0,
                     headDigest: .genesis,
                     mode: .live,

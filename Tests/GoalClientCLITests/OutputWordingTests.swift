@@ -89,7 +89,7 @@ struct OutputWordingTests {
         let replica = ReplicaState(
             Snapshot(
                 revision: 3,
-                epoch: "e",
+                epoch: LeagueEpoch(rawValue: "e"),
                 digest: .genesis,
                 players: [Self.alice, Self.bob],
                 matches: [match],

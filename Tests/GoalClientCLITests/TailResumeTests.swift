@@ -146,7 +146,7 @@ struct TailResumeTests {
         _ = await run.value
         #expect(server.closeCodes.withLock { $0.first } == CloseCode.heartbeatTimeout.rawValue)
         #expect(server.hellos.withLock { $0.map(\.since) }.prefix(2) == [7, 7])
-        #expect(server.hellos.withLock { $0[1].epoch } == "mute-epoch")
+        #expect(server.hellos.withLock { $0[1].epoch } == LeagueEpoch(rawValue: "mute-epoch"))
     }
 }
 
@@ -174,7 +174,7 @@ private final class MuteConnection: TransportConnection {
         guard case .hello(let hello) = try? ClientMessage.decode(message) else { return }  // only hellos matter here
         server.hellos.withLock { $0.append(hello) }
         let welcome = ServerMessage.Welcome(
-            epoch: "mute-epoch",
+            epoch: LeagueEpoch(rawValue: "mute-epoch"),
             head: hello.since ?? 0,
             headDigest: .genesis,
             mode: .live,

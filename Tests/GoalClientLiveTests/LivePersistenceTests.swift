@@ -163,7 +163,7 @@ struct LivePersistenceTests {
         let directory = try temporaryStateDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }  // best effort: a temp directory
         let path = directory + "/state.sqlite"
-        var oldEpoch: String?
+        var oldEpoch: LeagueEpoch?
         try await withMainActorDaemon(storage: try league.storage()) { daemon in
             let first = try PersistentClient(path: path, port: daemon.port, token: daemon.tokens.editor)
             try await first.connect()

@@ -42,7 +42,7 @@ struct ClientFailoverTests {
         h.deliver(.connected)
         let hello = try #require(h.transport.last.sent.first?.hello)
         #expect(hello.since == 2)
-        #expect(hello.epoch == "test-epoch")
+        #expect(hello.epoch == LeagueEpoch(rawValue: "test-epoch"))
         #expect(hello.digest == second.digest)
         #expect(hello.clientInstance == h.instance)
 

@@ -53,7 +53,7 @@ struct ClientResumeTests {
         var other = LeagueScript()
         other.player("Zed")
         var foreign = ReplicaState()
-        foreign.adopt(epoch: "test-epoch")
+        foreign.adopt(epoch: LeagueEpoch(rawValue: "test-epoch"))
         _ = try foreign.apply(other.league.history[0])
         let server = SimulatedServer(league: script.league)
         let a = GoalClient(

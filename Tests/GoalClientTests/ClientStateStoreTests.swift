@@ -27,7 +27,7 @@ struct ClientStateStoreTests {
         )
     }
 
-    func welcome(epoch: String = "e1") -> ServerMessage {
+    func welcome(epoch: LeagueEpoch = LeagueEpoch(rawValue: "e1")) -> ServerMessage {
         .welcome(
             ServerMessage.Welcome(
                 epoch: epoch,
@@ -70,7 +70,7 @@ struct ClientStateStoreTests {
         #expect(transport.last.sentSeqs == [1])
         let firstSent = try #require(store.state.outbox.first?.firstSent, "noted at the first send")
         #expect(firstSent <= scheduler.currentDate)
-        #expect(store.state.replica.epoch == "e1", "a live welcome saves the replica")
+        #expect(store.state.replica.epoch == LeagueEpoch(rawValue: "e1"), "a live welcome saves the replica")
 
         client.stop()
         scheduler.advance()
@@ -113,7 +113,7 @@ struct ClientStateStoreTests {
         #expect(second.clientInstance == instance)
         #expect(second.restoredMutations.map(\.mutation.id) == [MutationID(instance: instance, seq: 1)])
         #expect(second.pendingMutations.value.map(\.isSent) == [false])
-        #expect(second.replica.value.epoch == "e1")
+        #expect(second.replica.value.epoch == LeagueEpoch(rawValue: "e1"))
         var answers: [MutationAck] = []
         _ = second.restoredMutations.first?.outcome.startWithResult {
             if case .success(let ack) = $0 { answers.append(ack) }
@@ -123,7 +123,10 @@ struct ClientStateStoreTests {
         transport.last.deliver(.connected)
         scheduler.advance()
         let hello = try #require(transport.last.sent.first?.hello)
-        #expect(hello.since == 0 && hello.epoch == "e1" && hello.digest == .genesis, "resumes: no snapshot asked")
+        #expect(
+            hello.since == 0 && hello.epoch == LeagueEpoch(rawValue: "e1") && hello.digest == .genesis,
+            "resumes: no snapshot asked"
+        )
         transport.last.deliver(welcome())
         scheduler.advance()
         #expect(transport.last.sentSeqs == [1])

@@ -40,7 +40,7 @@ struct ClientSyncTests {
         #expect(h.updates == [.changeset(first), .changeset(second)])
         let replica = h.client.replica.value
         #expect(replica.revision == 2)
-        #expect(replica.epoch == "test-epoch")
+        #expect(replica.epoch == LeagueEpoch(rawValue: "test-epoch"))
         #expect(replica.digest == second.digest)
         #expect(replica.playersByName().map(\.name) == ["Ada", "Bo"])
         #expect(replica == ReplicaState(script.league.snapshot))
@@ -128,7 +128,7 @@ struct ClientSyncTests {
                     token: "secret-token",
                     clientInstance: h.instance,
                     since: 1,
-                    epoch: "test-epoch",
+                    epoch: LeagueEpoch(rawValue: "test-epoch"),
                     digest: first.digest,
                     presence: .all
                 )
@@ -179,12 +179,12 @@ struct ClientSyncTests {
 
         // A stale replica of another epoch: the snapshot must replace all of it.
         var stale = ReplicaState()
-        stale.adopt(epoch: "old-epoch")
+        stale.adopt(epoch: LeagueEpoch(rawValue: "old-epoch"))
         let h = ClientHarness(replica: stale)
         h.start()
         h.deliver(.connected)
         #expect(h.transport.last.sent.first?.hello?.since == 0)
-        #expect(h.transport.last.sent.first?.hello?.epoch == "old-epoch")
+        #expect(h.transport.last.sent.first?.hello?.epoch == LeagueEpoch(rawValue: "old-epoch"))
         h.deliver(.welcome(h.welcome(mode: .snapshot, head: snapshot.revision, digest: snapshot.digest)))
         for frame in frames.dropLast() {
             h.deliver(.message(frame))
@@ -239,9 +239,9 @@ struct ClientResumeSessionTests {
         h.deliver(.closed(code: CloseCode.goingAway.rawValue, reason: ""))
         h.scheduler.advance(by: 0.5)
         // The server of another database offers a backlog from r1 (it should have sent a snapshot).
-        h.connect(mode: .backlog, head: 2, epoch: "other-epoch")
+        h.connect(mode: .backlog, head: 2, epoch: LeagueEpoch(rawValue: "other-epoch"))
         #expect(h.transport.last.closeCodes == [CloseCode.resync.rawValue])
         #expect(h.client.replica.value.revision == 1)
-        #expect(h.client.replica.value.epoch == "test-epoch")
+        #expect(h.client.replica.value.epoch == LeagueEpoch(rawValue: "test-epoch"))
     }
 }

@@ -237,17 +237,17 @@ struct ReconnectMachineFailoverTests {
     func theNextServerGetsTheSameHello() throws {
         let digest = Digest.genesis
         var session = ResumeSession(
-            position: ResumeSession.Position(since: 7, epoch: "e1", digest: digest),
+            position: ResumeSession.Position(since: 7, epoch: LeagueEpoch(rawValue: "e1"), digest: digest),
             serverCount: 2
         )
         let instance = try #require(ClientInstanceID("client-a"))
         #expect(session.start() == .connect(attempt: 0))
         let first = session.connectionOpened(now: Date(), token: "t", instance: instance)
-        _ = session.receive(.welcome(epoch: "e1", head: 7, headDigest: digest, mode: .live))
+        _ = session.receive(.welcome(epoch: LeagueEpoch(rawValue: "e1"), head: 7, headDigest: digest, mode: .live))
         #expect(session.connectionClosed(code: .goingAway, message: "", unit: 0) == .connect(attempt: 1))
         #expect(session.server == 1)
         let second = session.connectionOpened(now: Date(), token: "t", instance: instance)
         #expect(second == first)
-        #expect(second.since == 7 && second.epoch == "e1" && second.digest == digest)
+        #expect(second.since == 7 && second.epoch == LeagueEpoch(rawValue: "e1") && second.digest == digest)
     }
 }

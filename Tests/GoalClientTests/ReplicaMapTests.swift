@@ -12,7 +12,7 @@ struct ReplicaMapTests {
         for index in 0..<50 { script.player("Player \(index)") }
         let players = script.players
         var replica = ReplicaState()
-        replica.adopt(epoch: "test-epoch")
+        replica.adopt(epoch: LeagueEpoch(rawValue: "test-epoch"))
         for changeset in script.league.history { try replica.apply(changeset) }
         var published: [ReplicaState] = []
         for (index, player) in players.enumerated() {

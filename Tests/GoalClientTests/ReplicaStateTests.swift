@@ -25,7 +25,7 @@ struct ReplicaStateTests {
         script.commit(.deleteMatch(id: match))
         script.commit(.deletePlayer(id: script.players[1]))
         var replica = ReplicaState()
-        replica.adopt(epoch: "test-epoch")
+        replica.adopt(epoch: LeagueEpoch(rawValue: "test-epoch"))
         for changeset in script.league.history {
             #expect(try replica.apply(changeset))
         }
@@ -54,14 +54,14 @@ struct ReplicaStateTests {
     @Test func adoptingAnotherEpochEmptiesTheReplica() {
         var script = LeagueScript()
         var replica = ReplicaState()
-        replica.adopt(epoch: "one")
+        replica.adopt(epoch: LeagueEpoch(rawValue: "one"))
         _ = try? replica.apply(script.player("Ada"))
-        replica.adopt(epoch: "one")
+        replica.adopt(epoch: LeagueEpoch(rawValue: "one"))
         #expect(replica.revision == 1)
-        replica.adopt(epoch: "two")
+        replica.adopt(epoch: LeagueEpoch(rawValue: "two"))
         #expect(replica.revision == 0)
         #expect(replica.players.isEmpty)
-        #expect(replica.epoch == "two")
+        #expect(replica.epoch == LeagueEpoch(rawValue: "two"))
     }
 
     @Test func rankingsAreBestFirstWithExactTiesByNameThenId() {

@@ -43,7 +43,7 @@ struct ResumeDriverTests {
     private func welcome(head: Revision, mode: ServerMessage.SyncMode = .live) -> ServerMessage {
         .welcome(
             ServerMessage.Welcome(
-                epoch: "e1",
+                epoch: LeagueEpoch(rawValue: "e1"),
                 head: head,
                 headDigest: .genesis,
                 mode: mode,
@@ -62,7 +62,7 @@ struct ResumeDriverTests {
 
     @Test func theHelloResumesFromThePositionOnceTheTransportConnects() {
         let (driver, owner, transport, scheduler) = driver(
-            position: ResumeSession.Position(since: 7, epoch: "e1", digest: .genesis)
+            position: ResumeSession.Position(since: 7, epoch: LeagueEpoch(rawValue: "e1"), digest: .genesis)
         )
         driver.perform { driver.start() }
         scheduler.advance()
@@ -71,7 +71,7 @@ struct ResumeDriverTests {
         transport.last.deliver(.connected)
         scheduler.advance()
         #expect(hellos(transport).map(\.since) == [7])
-        #expect(hellos(transport).first?.epoch == "e1")
+        #expect(hellos(transport).first?.epoch == LeagueEpoch(rawValue: "e1"))
         transport.last.deliver(welcome(head: 7))
         scheduler.advance()
         #expect(driver.machine.phase == .live)
@@ -206,7 +206,7 @@ struct ResumeDriverTests {
 
     @Test func anInlineDriverRunsEventsAtOnceAndAWriterHelloNamesNoPosition() {
         let (driver, owner, transport, scheduler) = driver(
-            position: ResumeSession.Position(since: 3, epoch: "e1", digest: .genesis),
+            position: ResumeSession.Position(since: 3, epoch: LeagueEpoch(rawValue: "e1"), digest: .genesis),
             options: {
                 $0.helloTiming = .onOpen
                 $0.resumesPosition = false

@@ -65,21 +65,21 @@ struct ResumeSessionTests {
     @Test func aLiveWelcomeOfAnEmptyLeagueMakesTheNextHelloResumeFromItsHead() {
         var (machine, _) = opened()
         #expect(
-            machine.receive(.welcome(epoch: "e1", head: 0, headDigest: .genesis, mode: .live))
+            machine.receive(.welcome(epoch: LeagueEpoch(rawValue: "e1"), head: 0, headDigest: .genesis, mode: .live))
                 == .welcomed(mode: .live, live: true, epochChanged: false)
         )
         #expect(machine.receive(.changeset(revision: 1, digest: d1)) == .deliver)
         _ = machine.connectionClosed(code: nil, message: "", unit: 0)
         _ = machine.retryTimerFired()
         let hello = machine.connectionOpened(now: start, token: "t", instance: instance)
-        #expect(hello.since == 1 && hello.epoch == "e1" && hello.digest == d1)
+        #expect(hello.since == 1 && hello.epoch == LeagueEpoch(rawValue: "e1") && hello.digest == d1)
     }
 
     @Test func resumesFromSinceEpochAndDigestAndFollowsTheBacklog() {
-        var (machine, hello) = opened(.init(since: 1, epoch: "e1", digest: d1))
-        #expect(hello.since == 1 && hello.epoch == "e1" && hello.digest == d1)
+        var (machine, hello) = opened(.init(since: 1, epoch: LeagueEpoch(rawValue: "e1"), digest: d1))
+        #expect(hello.since == 1 && hello.epoch == LeagueEpoch(rawValue: "e1") && hello.digest == d1)
         #expect(
-            machine.receive(.welcome(epoch: "e1", head: 3, headDigest: .genesis, mode: .backlog))
+            machine.receive(.welcome(epoch: LeagueEpoch(rawValue: "e1"), head: 3, headDigest: .genesis, mode: .backlog))
                 == .welcomed(mode: .backlog, live: false, epochChanged: false)
         )
         #expect(machine.isInBacklog && machine.isAuthenticated)
@@ -89,29 +89,31 @@ struct ResumeSessionTests {
         #expect(machine.receive(.changeset(revision: 3, digest: d3)) == .deliver)
         #expect(machine.receive(.caughtUp(head: 3)) == .caughtUp)
         #expect(machine.phase == .live)
-        #expect(machine.position == .init(since: 3, epoch: "e1", digest: d3))
+        #expect(machine.position == .init(since: 3, epoch: LeagueEpoch(rawValue: "e1"), digest: d3))
         // The next connection resumes exactly after r3.
         _ = machine.connectionClosed(code: .goingAway, message: "", unit: 0)
         _ = machine.retryTimerFired()
         let next = machine.connectionOpened(now: start, token: "t", instance: instance)
-        #expect(next.since == 3 && next.epoch == "e1" && next.digest == d3)
+        #expect(next.since == 3 && next.epoch == LeagueEpoch(rawValue: "e1") && next.digest == d3)
     }
 
     @Test func aGapAsksForResyncAndKeepsThePosition() {
-        var (machine, _) = opened(.init(since: 1, epoch: "e1", digest: d1))
-        _ = machine.receive(.welcome(epoch: "e1", head: 1, headDigest: .genesis, mode: .live))
+        var (machine, _) = opened(.init(since: 1, epoch: LeagueEpoch(rawValue: "e1"), digest: d1))
+        _ = machine.receive(.welcome(epoch: LeagueEpoch(rawValue: "e1"), head: 1, headDigest: .genesis, mode: .live))
         #expect(machine.receive(.changeset(revision: 3, digest: d3)) == .resync("gap: r2 expected, r3 arrived"))
-        #expect(machine.position == .init(since: 1, epoch: "e1", digest: d1))
+        #expect(machine.position == .init(since: 1, epoch: LeagueEpoch(rawValue: "e1"), digest: d1))
         #expect(machine.abandon(reason: "gap", unit: 0) == .wait(attempt: 1, delay: 0.5))
     }
 
     @Test func anEpochChangeForgetsThePositionAndExpectsASnapshot() {
-        var (machine, _) = opened(.init(since: 5, epoch: "old", digest: d1))
+        var (machine, _) = opened(.init(since: 5, epoch: LeagueEpoch(rawValue: "old"), digest: d1))
         #expect(
-            machine.receive(.welcome(epoch: "new", head: 2, headDigest: .genesis, mode: .snapshot))
+            machine.receive(
+                .welcome(epoch: LeagueEpoch(rawValue: "new"), head: 2, headDigest: .genesis, mode: .snapshot)
+            )
                 == .welcomed(mode: .snapshot, live: false, epochChanged: true)
         )
-        #expect(machine.position == .init(since: nil, epoch: "new", digest: nil))
+        #expect(machine.position == .init(since: nil, epoch: LeagueEpoch(rawValue: "new"), digest: nil))
         #expect(machine.phase == .awaitingSnapshot)
         #expect(
             machine.receive(.changeset(revision: 1, digest: d1))
@@ -119,25 +121,29 @@ struct ResumeSessionTests {
         )
         #expect(machine.receive(.snapshotBegin(revision: 2)) == .snapshotStarted)
         #expect(machine.receive(.snapshotEnd(revision: 2, digest: d2)) == .snapshotComplete(revision: 2))
-        #expect(machine.position == .init(since: 2, epoch: "new", digest: d2))
+        #expect(machine.position == .init(since: 2, epoch: LeagueEpoch(rawValue: "new"), digest: d2))
         #expect(machine.phase == .live)
         #expect(machine.receive(.changeset(revision: 3, digest: d3)) == .deliver)
     }
 
     @Test func aBacklogOfAnotherEpochIsRefused() {
-        var (machine, _) = opened(.init(since: 5, epoch: "old", digest: d1))
+        var (machine, _) = opened(.init(since: 5, epoch: LeagueEpoch(rawValue: "old"), digest: d1))
         #expect(
-            machine.receive(.welcome(epoch: "new", head: 9, headDigest: .genesis, mode: .backlog))
+            machine.receive(
+                .welcome(epoch: LeagueEpoch(rawValue: "new"), head: 9, headDigest: .genesis, mode: .backlog)
+            )
                 == .resync("a backlog of another epoch (new) was offered")
         )
     }
 
     @Test func aDigestMismatchIsAnsweredWithASnapshotThatMovesThePosition() {
         // The server found d_since different from the hello's digest and sent a snapshot at its head.
-        var (machine, hello) = opened(.init(since: 4, epoch: "e1", digest: d1))
+        var (machine, hello) = opened(.init(since: 4, epoch: LeagueEpoch(rawValue: "e1"), digest: d1))
         #expect(hello.digest == d1)
         #expect(
-            machine.receive(.welcome(epoch: "e1", head: 4, headDigest: .genesis, mode: .snapshot))
+            machine.receive(
+                .welcome(epoch: LeagueEpoch(rawValue: "e1"), head: 4, headDigest: .genesis, mode: .snapshot)
+            )
                 == .welcomed(mode: .snapshot, live: false, epochChanged: false)
         )
         #expect(machine.receive(.snapshotBegin(revision: 4)) == .snapshotStarted)
@@ -146,7 +152,7 @@ struct ResumeSessionTests {
                 == .resync("snapshot_end r3 arrived outside its snapshot")
         )
         #expect(machine.receive(.snapshotEnd(revision: 4, digest: d2)) == .snapshotComplete(revision: 4))
-        #expect(machine.position == .init(since: 4, epoch: "e1", digest: d2))
+        #expect(machine.position == .init(since: 4, epoch: LeagueEpoch(rawValue: "e1"), digest: d2))
         _ = machine.connectionClosed(code: nil, message: "", unit: 0)
         _ = machine.retryTimerFired()
         #expect(machine.connectionOpened(now: start, token: "t", instance: instance).digest == d2)
@@ -167,7 +173,7 @@ struct ResumeSessionTests {
             _ = machine.connectionOpened(now: start, token: "t", instance: instance)
         }
         #expect(delays == [1, 2, 4, 5, 5])
-        _ = machine.receive(.welcome(epoch: "e", head: 0, headDigest: .genesis, mode: .live))
+        _ = machine.receive(.welcome(epoch: LeagueEpoch(rawValue: "e"), head: 0, headDigest: .genesis, mode: .live))
         #expect(machine.connectionClosed(code: .slowConsumer, message: "", unit: 0) == .wait(attempt: 1, delay: 1))
         _ = machine.retryTimerFired()
         _ = machine.connectionOpened(now: start, token: "t", instance: instance)

@@ -97,8 +97,15 @@ struct MeasurementTests {
     }
 
     private func view(head: UInt64, digest: Digest) -> ServerView {
-        let snapshot = Snapshot(revision: head, epoch: "e1", digest: digest, players: [], matches: [], ratings: [])
-        return ServerView(head: head, headDigest: digest, epoch: "e1", snapshot: snapshot)
+        let snapshot = Snapshot(
+            revision: head,
+            epoch: LeagueEpoch(rawValue: "e1"),
+            digest: digest,
+            players: [],
+            matches: [],
+            ratings: []
+        )
+        return ServerView(head: head, headDigest: digest, epoch: LeagueEpoch(rawValue: "e1"), snapshot: snapshot)
     }
 
     @Test func convergedWhenEverySubscriberHoldsTheHeadDigest() {

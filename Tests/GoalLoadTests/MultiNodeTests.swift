@@ -66,7 +66,7 @@ struct MultiNodeTests {
     @Test func convergenceNeedsEveryNodeAtOneHeadDigest() {
         let digest = ChangesetFrame.digest(previous: .genesis, payload: Array("x".utf8))
         let other = ChangesetFrame.digest(previous: .genesis, payload: Array("y".utf8))
-        let head = ServerView(head: 5, headDigest: digest, epoch: "e1")
+        let head = ServerView(head: 5, headDigest: digest, epoch: LeagueEpoch(rawValue: "e1"))
         let subscribers = [
             subscriber(revision: 5, digest: digest, server: 0), subscriber(revision: 5, digest: digest, server: 1),
         ]
@@ -76,14 +76,18 @@ struct MultiNodeTests {
 
         let behind = LoadRunner.verdict(
             subscribers: subscribers,
-            views: [.success(head), .success(ServerView(head: 4, headDigest: other, epoch: "e1"))]
+            views: [
+                .success(head), .success(ServerView(head: 4, headDigest: other, epoch: LeagueEpoch(rawValue: "e1"))),
+            ]
         )
         #expect(!behind.converged)
         #expect(behind.problems.contains { $0.hasPrefix("node 2 is at r4") })
 
         let forked = LoadRunner.verdict(
             subscribers: subscribers,
-            views: [.success(head), .success(ServerView(head: 5, headDigest: other, epoch: "e1"))]
+            views: [
+                .success(head), .success(ServerView(head: 5, headDigest: other, epoch: LeagueEpoch(rawValue: "e1"))),
+            ]
         )
         #expect(!forked.converged)
 
@@ -102,7 +106,7 @@ struct MultiNodeTests {
 
     @Test func theReportCountsPerURL() {
         let digest = ChangesetFrame.digest(previous: .genesis, payload: Array("x".utf8))
-        let head = ServerView(head: 5, headDigest: digest, epoch: "e1")
+        let head = ServerView(head: 5, headDigest: digest, epoch: LeagueEpoch(rawValue: "e1"))
         let nodes = LoadRunner.nodes(
             urls: ["wss://a", "wss://b"],
             subscribers: [

@@ -46,7 +46,7 @@ struct SubscriberMessageTests {
         subscriber.context.sendTimes.times(writer: 0).record(seq: 2, at: 1_000)
         let welcome = ServerMessage.welcome(
             ServerMessage.Welcome(
-                epoch: "e1",
+                epoch: LeagueEpoch(rawValue: "e1"),
                 head: 0,
                 headDigest: .genesis,
                 mode: .live,

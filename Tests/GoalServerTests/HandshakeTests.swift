@@ -18,7 +18,7 @@ struct HandshakeTests {
             #expect(session.welcome.role == .editor)
             #expect(session.welcome.head == 0)
             #expect(session.welcome.headDigest == .genesis)
-            #expect(session.welcome.epoch == (try daemon.storage.epoch()).rawValue)
+            #expect(session.welcome.epoch == (try daemon.storage.epoch()))
         }
     }
 

@@ -25,7 +25,7 @@ struct PermessageDeflateTests {
         offer: String?,
         compressHello: Bool = false,
         since: Revision? = nil,
-        epoch: String? = nil,
+        epoch: LeagueEpoch? = nil,
         digest: Digest? = nil,
         protocolVersion: Int = 1
     ) async throws -> TestWebSocketClient {

@@ -131,7 +131,7 @@ struct ResumeTests {
                     daemon,
                     token: daemon.tokens.viewer,
                     since: 20,
-                    epoch: "not-this-epoch"
+                    epoch: LeagueEpoch(rawValue: "not-this-epoch")
                 )
             case "ahead":
                 session = try await TestSession.open(daemon, token: daemon.tokens.viewer, since: 1_000)

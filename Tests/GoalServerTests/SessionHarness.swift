@@ -93,7 +93,7 @@ final class SessionHarness {
             ),
             metrics: metrics,
             limits: limits,
-            epoch: recovered.epoch.rawValue,
+            epoch: recovered.epoch,
             nodeID: "embedded",
             threadPool: threadPool,
             logger: logger,

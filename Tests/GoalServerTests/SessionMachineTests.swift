@@ -21,7 +21,7 @@ struct SessionMachineTests {
         var machine = SessionMachine(
             SessionMachine.Configuration(
                 limits: limits,
-                epoch: "epoch",
+                epoch: LeagueEpoch(rawValue: "epoch"),
                 nodeID: "node",
                 sessionID: 7,
                 shardIndex: 0,

@@ -22,7 +22,14 @@ struct EntityNamingTests {
         created: stamp
     )
     static let replica = ReplicaState(
-        Snapshot(revision: 3, epoch: "e", digest: .genesis, players: [ada, bea], matches: [match], ratings: [])
+        Snapshot(
+            revision: 3,
+            epoch: LeagueEpoch(rawValue: "e"),
+            digest: .genesis,
+            players: [ada, bea],
+            matches: [match],
+            ratings: []
+        )
     )
 
     static func refused(_ code: MutationRejection.Code, _ message: String) -> MutationError {

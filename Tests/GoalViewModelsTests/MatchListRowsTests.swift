@@ -21,7 +21,7 @@ struct MatchListRowsTests {
 
         init(seed: UInt64) {
             random = SplitMix(state: seed)
-            replica.adopt(epoch: "epoch-1")
+            replica.adopt(epoch: LeagueEpoch(rawValue: "epoch-1"))
         }
 
         /// One random mutation; the changeset it commits (nil for a refusal or a noop).
@@ -154,7 +154,7 @@ struct MatchListRowsTests {
             case 30:
                 // Another epoch empties the replica (no update is sent for that); then a snapshot refills it.
                 let digest = league.replica.digest
-                league.replica.adopt(epoch: "epoch-\(round)")
+                league.replica.adopt(epoch: LeagueEpoch(rawValue: "epoch-\(round)"))
                 list.update(to: league.replica)
                 expectedRebuilds += 1
                 #expect(list.rows.isEmpty)
@@ -181,7 +181,7 @@ extension ReplicaState {
         self.init(
             Snapshot(
                 revision: state.revision,
-                epoch: "epoch-1",
+                epoch: LeagueEpoch(rawValue: "epoch-1"),
                 digest: digest,
                 players: Array(state.allPlayers),
                 matches: Array(state.allMatches),

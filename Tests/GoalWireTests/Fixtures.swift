@@ -110,7 +110,7 @@ enum Fixtures {
                     token: "t\"ok",
                     clientInstance: bob,
                     since: 41,
-                    epoch: "e5f1c1d2",
+                    epoch: LeagueEpoch(rawValue: "e5f1c1d2"),
                     digest: Digest(bytes: Array(0..<32))!,
                     stream: .acks,
                     presence: .observe
@@ -132,7 +132,7 @@ enum Fixtures {
         [
             .welcome(
                 ServerMessage.Welcome(
-                    epoch: "e5f1c1d2",
+                    epoch: LeagueEpoch(rawValue: "e5f1c1d2"),
                     head: 42,
                     headDigest: changeset().digest,
                     mode: .backlog,
@@ -191,7 +191,7 @@ enum Fixtures {
             .snapshotBegin(
                 ServerMessage.SnapshotBegin(
                     revision: 42,
-                    epoch: "e5f1c1d2",
+                    epoch: LeagueEpoch(rawValue: "e5f1c1d2"),
                     digest: changeset().digest,
                     players: 2,
                     matches: 1

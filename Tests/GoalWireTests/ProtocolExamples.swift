@@ -13,7 +13,7 @@ enum ProtocolExamples {
     static let ada = PlayerID("6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b")!
     static let bea = PlayerID("0e9d8c7b-6a5f-4e3d-8c2b-1a0f9e8d7c6b")!
     static let game = MatchID("c4a7e2f1-9b3d-4e6a-8f5c-2d1e0b9a8c7f")!
-    static let epoch = "5b0d2f4e9c1a4e7f"
+    static let epoch = LeagueEpoch(rawValue: "5b0d2f4e9c1a4e7f")
     static let base = Timestamp(millisecondsSince1970: 1_767_225_600_000)
 
     static func stamp(_ revision: Revision, _ writer: ClientInstanceID = laptop) -> FieldStamp {

@@ -8,7 +8,7 @@ struct SnapshotChunkingTests {
     static func snapshot(players: Int, matches: Int) -> Snapshot {
         Snapshot(
             revision: 10_000,
-            epoch: "e5f1c1d2",
+            epoch: LeagueEpoch(rawValue: "e5f1c1d2"),
             digest: Digest(bytes: Array(repeating: 7, count: 32))!,
             players: (0..<players).map { Fixtures.player($0) },
             matches: (0..<matches).map { Fixtures.match($0, players: 1 + $0 % 3) },

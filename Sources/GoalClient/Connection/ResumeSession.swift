@@ -26,11 +26,11 @@ public struct ResumeSession: Hashable, Sendable {
         /// The last revision held; nil when nothing is held yet (the hello then asks for a snapshot).
         public var since: Revision?
         /// The database's epoch, once known.
-        public var epoch: String?
+        public var epoch: LeagueEpoch?
         /// The chained digest at `since` (d_since), once known.
         public var digest: Digest?
 
-        public init(since: Revision? = nil, epoch: String? = nil, digest: Digest? = nil) {
+        public init(since: Revision? = nil, epoch: LeagueEpoch? = nil, digest: Digest? = nil) {
             self.since = since
             self.epoch = epoch
             self.digest = digest
@@ -64,7 +64,7 @@ public struct ResumeSession: Hashable, Sendable {
 
     /// A stream message, reduced to what resuming needs. Snapshot chunks, acks and errors are not events.
     public enum StreamEvent: Hashable, Sendable {
-        case welcome(epoch: String, head: Revision, headDigest: Digest, mode: ServerMessage.SyncMode)
+        case welcome(epoch: LeagueEpoch, head: Revision, headDigest: Digest, mode: ServerMessage.SyncMode)
         case changeset(revision: Revision, digest: Digest)
         case caughtUp(head: Revision)
         case snapshotBegin(revision: Revision)

@@ -12,7 +12,7 @@ public struct ReplicaState: Hashable, Sendable {
     /// The revision of the last changeset (or snapshot) applied; 0 for an empty replica.
     public private(set) var revision: Revision
     /// The epoch of the database this replica was built from; nil before the first `welcome`.
-    public private(set) var epoch: String?
+    public private(set) var epoch: LeagueEpoch?
     /// d_revision: the chained digest up to `revision` (`Digest.genesis` for an empty replica).
     public private(set) var digest: Digest
     /// Every player, by id.
@@ -43,7 +43,7 @@ public struct ReplicaState: Hashable, Sendable {
 
     /// Records the epoch a `welcome` announced. A replica of another epoch is emptied first: its history is not
     /// the server's (the server sends a snapshot in that case).
-    public mutating func adopt(epoch newEpoch: String) {
+    public mutating func adopt(epoch newEpoch: LeagueEpoch) {
         guard epoch != newEpoch else { return }
         if epoch != nil { self = ReplicaState() }
         epoch = newEpoch

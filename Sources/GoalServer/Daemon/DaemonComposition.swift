@@ -106,7 +106,7 @@ struct DaemonComposition: Sendable {
             ),
             metrics: metrics,
             limits: limits,
-            epoch: recovered.epoch.rawValue,
+            epoch: recovered.epoch,
             nodeID: nodeID,
             threadPool: threadPool,
             logger: logger,
@@ -126,7 +126,7 @@ struct DaemonComposition: Sendable {
                 storeHead: storeHead,
                 connections: connections,
                 nodeID: nodeID,
-                epoch: recovered.epoch.rawValue,
+                epoch: recovered.epoch,
                 storeKind: storage.kind
             ),
             metrics: metrics,

@@ -11,7 +11,7 @@ struct HealthReport: Sendable {
     let storeHead: ObservedStoreHead
     let connections: ConnectionLimiter
     let nodeID: String
-    let epoch: String
+    let epoch: LeagueEpoch
     /// `LeagueStorage.kind`: "sqlite", "memory", "postgres".
     let storeKind: String
 
@@ -22,7 +22,7 @@ struct HealthReport: Sendable {
         let available = engine.isStoreAvailable
         // The node id is the operator's text: escaped as a JSON string by GoalWire's writer.
         let body =
-            #"{"status":"ok","node":\#(JSONText.string(nodeID)),"head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":"\#(epoch)","connections":\#(connections.total),"store":"\#(storeKind)","store_available":\#(available),"store_head":\#(storeHead),"trailing":\#(storeHead - view.revision)}"#
+            #"{"status":"ok","node":\#(JSONText.string(nodeID)),"head":\#(view.revision),"digest":"\#(view.digest.hex)","epoch":\#(JSONText.string(epoch.rawValue)),"connections":\#(connections.total),"store":"\#(storeKind)","store_available":\#(available),"store_head":\#(storeHead),"trailing":\#(storeHead - view.revision)}"#
         return Array(body.utf8)
     }
 }

@@ -23,7 +23,7 @@ struct SessionCollaborators: Sendable {
     let presence: PresenceRegistry
     let metrics: ServerMetrics
     let limits: ServerLimits
-    let epoch: String
+    let epoch: LeagueEpoch
     let nodeID: String
     let threadPool: NIOThreadPool
     let logger: Logger

@@ -25,7 +25,7 @@ struct SessionMachine {
     /// What a session is told when it starts.
     struct Configuration {
         var limits: ServerLimits
-        var epoch: String
+        var epoch: LeagueEpoch
         var nodeID: String
         var sessionID: SessionID
         var shardIndex: Int

@@ -20,7 +20,7 @@ final class SnapshotCache: Sendable {
 
     private struct Pending {
         let view: DurableView
-        let epoch: String
+        let epoch: LeagueEpoch
     }
 
     private struct State {
@@ -42,7 +42,7 @@ final class SnapshotCache: Sendable {
     }
 
     /// The frames of a snapshot at `view.revision`.
-    func frames(of view: DurableView, epoch: String, on eventLoop: any EventLoop) -> EventLoopFuture<Frames> {
+    func frames(of view: DurableView, epoch: LeagueEpoch, on eventLoop: any EventLoop) -> EventLoopFuture<Frames> {
         let promise = eventLoop.makePromise(of: Frames.self)
         enum Next {
             case hit(Frames)
@@ -109,7 +109,7 @@ final class SnapshotCache: Sendable {
     }
 
     /// Chunks the league at the view's revision into WebSocket text frames.
-    static func makeFrames(_ view: DurableView, epoch: String) -> Frames {
+    static func makeFrames(_ view: DurableView, epoch: LeagueEpoch) -> Frames {
         let state = view.state
         let snapshot = Snapshot(
             revision: view.revision,

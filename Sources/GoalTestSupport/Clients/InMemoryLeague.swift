@@ -15,7 +15,7 @@ public import GoalWire
 /// `lock`.
 public final class InMemoryLeague: @unchecked Sendable {
     /// The database's epoch.
-    public let epoch: String
+    public let epoch: LeagueEpoch
     /// Every commit, in revision order, after it is in `log`.
     public let changesets: Signal<Changeset, Never>
 
@@ -30,7 +30,7 @@ public final class InMemoryLeague: @unchecked Sendable {
     /// - Parameters:
     ///   - epoch: The epoch ("test-epoch" by default).
     ///   - startTime: The server time of the first commit (ms since 1970); each commit adds one millisecond.
-    public init(epoch: String = "test-epoch", startTime: Int64 = 1_700_000_000_000) {
+    public init(epoch: LeagueEpoch = LeagueEpoch(rawValue: "test-epoch"), startTime: Int64 = 1_700_000_000_000) {
         self.epoch = epoch
         clock = startTime
         (changesets, changesetsInput) = Signal.pipe()

@@ -28,7 +28,7 @@ struct MatchListRows {
     private var redated: Set<MatchID> = []
     /// The replica revision and epoch the rows show; nil revision: rebuild at the next update.
     private var revision: Revision?
-    private var epoch: String?
+    private var epoch: LeagueEpoch?
     /// Changesets the replica applied that the rows may not show yet, oldest first (at most `maxQueued`).
     private var queued: [Changeset] = []
 

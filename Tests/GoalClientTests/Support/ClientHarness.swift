@@ -53,8 +53,12 @@ final class ClientHarness {
     }
 
     /// Connects and answers `hello` with a `welcome`.
-    func connect(mode: ServerMessage.SyncMode, head: Revision, digest: Digest = .genesis, epoch: String = "test-epoch")
-    {
+    func connect(
+        mode: ServerMessage.SyncMode,
+        head: Revision,
+        digest: Digest = .genesis,
+        epoch: LeagueEpoch = LeagueEpoch(rawValue: "test-epoch")
+    ) {
         deliver(.connected)
         deliver(.welcome(welcome(mode: mode, head: head, digest: digest, epoch: epoch)))
     }
@@ -63,7 +67,7 @@ final class ClientHarness {
         mode: ServerMessage.SyncMode,
         head: Revision,
         digest: Digest,
-        epoch: String = "test-epoch"
+        epoch: LeagueEpoch = LeagueEpoch(rawValue: "test-epoch")
     )
         -> ServerMessage.Welcome
     {
