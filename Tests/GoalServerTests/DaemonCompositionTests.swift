@@ -1,6 +1,7 @@
 import GoalModel
 import GoalStore
 import GoalTestSlots
+import GoalTestSupport
 import GoalWire
 import Logging
 import NIOConcurrencyHelpers
