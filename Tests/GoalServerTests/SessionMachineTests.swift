@@ -11,77 +11,7 @@ import Testing
 /// Every session rule on `SessionMachine` directly (issue 36 point 1): events in, actions out, time an input. No
 /// socket, no channel, no clock.
 @Suite("the session machine: every session rule as events and actions", .slotted)
-struct SessionMachineTests {
-    static let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
-    static func at(milliseconds: Int64) -> SessionNow {
-        SessionNow(uptime: start + .milliseconds(milliseconds), wall: Timestamp(millisecondsSince1970: milliseconds))
-    }
-
-    static func machine(_ limits: ServerLimits = ServerLimits(), open stream: SessionStream? = nil) -> SessionMachine {
-        var machine = SessionMachine(
-            SessionMachine.Configuration(
-                limits: limits,
-                epoch: LeagueEpoch(rawValue: "epoch"),
-                nodeID: "node",
-                sessionID: 7,
-                shardIndex: 0,
-                channelHighWaterMark: 256 * 1024
-            ),
-            connectedAt: start,
-            now: start
-        )
-        if let stream {
-            let hello = ClientMessage.Hello(token: "gt_x", clientInstance: .random())
-            let token = StoredToken(
-                name: "alice",
-                role: .editor,
-                secretHash: [],
-                created: Timestamp(millisecondsSince1970: 0)
-            )
-            let identity = SessionIdentity(token: token, instance: hello.clientInstance, stream: .all)
-            machine.inbound.authenticating(hello)
-            _ = machine.inbound.opened(identity)
-            machine.register(identity)
-            machine.stream = stream
-        }
-        return machine
-    }
-
-    static let live = SessionStream(mode: .live, since: 0, head: 0)
-
-    /// The text of the frames an action list sends or writes, in order (frames are raw bytes; JSON stays readable).
-    static func text(_ actions: [SessionAction]) -> String {
-        actions.map { action -> String in
-            switch action {
-            case .send(let frame), .sendCatchUp(let frame): String(buffer: frame)
-            case .writeUnbudgeted(let frames): frames.map { String(buffer: $0) }.joined()
-            case .writeClose(let error, let close, _): (error.map { String(buffer: $0) } ?? "") + String(buffer: close)
-            default: ""
-            }
-        }.joined()
-    }
-
-    /// Each action's case name, in order (`send`, `flush`, …).
-    static func names(_ actions: [SessionAction]?) -> [String] {
-        (actions ?? []).map { Mirror(reflecting: $0).children.first?.label ?? "\($0)" }
-    }
-
-    /// The close code of the close frame a performed close writes.
-    static func closeCode(_ actions: [SessionAction]?) -> UInt16? {
-        for case .writeClose(_, var close, _) in actions ?? [] {
-            close.moveReaderIndex(forwardBy: 2)
-            return close.readInteger(as: UInt16.self)
-        }
-        return nil
-    }
-
-    static func mutate(_ seq: UInt64) -> ByteBuffer {
-        ByteBuffer(
-            string:
-                #"{"type":"mutate","seq":\#(seq),"base":0,"op":"delete_match","id":"6d1f0c2a-5b3e-4f47-9a8b-1c2d3e4f5a6b"}"#
-        )
-    }
-
+struct SessionMachineTests: SessionMachineFixtures {
     // MARK: - Handshake, heartbeat
 
     @Test("the handshake deadline fails a session that has not said hello, and not an open one")
