@@ -1,4 +1,4 @@
-public import GoalStore
+import GoalStore
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore

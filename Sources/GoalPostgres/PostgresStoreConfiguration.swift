@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Where a PostgreSQL store lives: `postgres://user[:password]@host[:port]/database[?sslmode=disable|require]`.
 ///

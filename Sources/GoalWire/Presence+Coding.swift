@@ -1,4 +1,4 @@
-public import GoalModel
+import GoalModel
 
 /// The JSON of presence: a member object, the client's `presence` message and the server's `presence` and
 /// `presence_state` messages (docs/PROTOCOL.md §4 "Presence"). Also used by goald nodes to tell each other about

@@ -35,7 +35,8 @@ struct GoaldExecutable {
         let name = UUID().uuidString
         let out = directory.file("\(name).out")
         let err = directory.file("\(name).err")
-        FileManager.default.createFile(atPath: out, contents: nil)
+        // Exists even when stdout goes to `standardOutput`; a file that cannot be made fails the read below.
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
         let child = try ChildProcess.spawn(
             url.path,
             arguments,

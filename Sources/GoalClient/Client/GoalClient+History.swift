@@ -1,5 +1,5 @@
 import Foundation
-public import GoalModel
+import GoalModel
 public import GoalReactive
 public import GoalWire
 

@@ -1,7 +1,7 @@
 public import Foundation
 public import GoalModel
 public import GoalReactive
-public import GoalWire
+import GoalWire
 public import Logging
 
 /// The live client of one goald league: a replica of the league kept in sync over a `Transport`, an outbox of

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import GoalModel
 
 /// Mints mutation ids (client instance, seq) with seq 1, 2, 3 … — when a mutation is created, not when it is sent.

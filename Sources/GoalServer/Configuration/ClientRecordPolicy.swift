@@ -1,4 +1,4 @@
-public import GoalWire
+import GoalWire
 
 /// How the exactly-once table is bounded (docs/PROTOCOL.md §6): a record not used for `maximumAge` is forgotten
 /// by the periodic maintenance, and at most `maximumCount` instances have a record. When the table is full, a

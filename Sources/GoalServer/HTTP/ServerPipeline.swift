@@ -68,6 +68,7 @@ struct ServerPipeline: Sendable {
             try sync.addHandler(ConnectionAborter())
             try sync.addHandler(NIOSSLServerHandler(context: tls))
             let http = HTTPRequestHandler(self.http, metricsAccess: .adminToken, handshakeDeadline: deadline)
+            let loopBoundHTTP = NIOLoopBound(http, eventLoop: channel.eventLoop)
             let upgrader = WebSocketUpgrader(
                 maxFrameSize: limits.maxInboundMessageBytes,
                 permessageDeflate: permessageDeflate
@@ -85,7 +86,8 @@ struct ServerPipeline: Sendable {
                 withServerUpgrade: (
                     upgraders: [upgrader],
                     completionHandler: { context in
-                        context.pipeline.syncOperations.removeHandler(http, promise: nil)
+                        // Runs on the channel's loop, where the handler was made.
+                        context.pipeline.syncOperations.removeHandler(loopBoundHTTP.value, promise: nil)
                     }
                 ),
                 withErrorHandling: true

@@ -1,6 +1,6 @@
 import CoreMetrics
 import GoalModel
-public import Prometheus
+import Prometheus
 
 /// Every metric the daemon keeps, created once at start through swift-metrics with a Prometheus factory bound to
 /// the daemon's own registry (so `/metrics` renders it and tests read it without bootstrapping anything global).

@@ -1,5 +1,5 @@
-public import Foundation
-public import GoalClient
+import Foundation
+import GoalClient
 public import GoalModel
 public import GoalReactive
 public import GoalWire

@@ -1,5 +1,5 @@
 import GoalClient
-public import GoalTransport
+import GoalTransport
 import NIOConcurrencyHelpers
 public import NIOCore
 public import NIOHTTP1

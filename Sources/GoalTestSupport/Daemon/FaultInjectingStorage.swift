@@ -1,5 +1,5 @@
 import GoalLocking
-public import GoalModel
+import GoalModel
 public import GoalStore
 
 /// Wraps a `LeagueStorage` and fails chosen `append` calls as a failing disk would (`StorageError.database`, see

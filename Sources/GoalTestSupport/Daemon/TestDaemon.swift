@@ -1,5 +1,5 @@
-public import Foundation
-public import GoalModel
+import Foundation
+import GoalModel
 public import GoalServer
 public import GoalStore
 public import GoalTransport

@@ -1,6 +1,6 @@
 import Foundation
 public import GoalClient
-public import GoalModel
+import GoalModel
 public import GoalReactive
 
 /// The connection line of a UI: server, status, revision, round-trip time and pending mutations.
