@@ -194,7 +194,7 @@ final class LoadWriter: ResumeDriverDelegate, @unchecked Sendable {
 
     func resumeDriver(_ driver: ResumeDriver, received bytes: [UInt8]) -> ResumeDriver.Verdict {
         // goald's messages always decode; were one not to, the convergence check would report what it cost.
-        guard let message = try? ServerMessage.decode(bytes) else { return .proceed }
+        guard let message = try? ServerMessage.decode(bytes) else { return .proceed }  // see the line above
         if case .welcome = message, let event = ResumeSession.StreamEvent(message) {
             // The machine counts the welcome: the next loss starts its backoff over.
             _ = driver.updateMachine { $0.receive(event) }

@@ -196,8 +196,9 @@ extension SessionHandler {
         guard let context, machine.takeFlush() else { return }
         context.flush()
         guard machine.needsBufferedBytes(writable: context.channel.isWritable),
+            let options = context.channel.syncOptions,
             // No answer means the channel closed under us: nothing is left to bound, the session is ending anyway.
-            let buffered = try? context.channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)
+            let buffered = try? options.getOption(ChannelOptions.bufferedWritableBytes)  // see the line above
         else { return }
         apply(machine.bufferedBytes(buffered))
     }
