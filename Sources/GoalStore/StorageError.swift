@@ -29,6 +29,9 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case unavailable
         case databaseServer = "database_server"
         case nodeIDTaken = "node_id_taken"
+        case leagueExists = "league_exists"
+        case leagueNotFound = "league_not_found"
+        case defaultLeague = "default_league"
     }
 
     private enum Kind: Hashable, Sendable {
@@ -54,6 +57,9 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case unavailable(operation: String, detail: String)
         case databaseServer(operation: String, detail: String)
         case nodeIDTaken(nodeID: String, holder: String, claimant: String)
+        case leagueExists(LeagueSlug)
+        case leagueNotFound(LeagueSlug)
+        case defaultLeague(operation: String)
     }
 
     private let kind: Kind
@@ -133,6 +139,15 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         StorageError(.nodeIDTaken(nodeID: nodeID, holder: holder, claimant: claimant))
     }
 
+    /// A league with this slug already exists.
+    public static func leagueExists(_ slug: LeagueSlug) -> StorageError { StorageError(.leagueExists(slug)) }
+    /// No league has this slug.
+    public static func leagueNotFound(_ slug: LeagueSlug) -> StorageError { StorageError(.leagueNotFound(slug)) }
+    /// The default league cannot be created or deleted (`operation`); it always exists.
+    public static func defaultLeague(operation: String) -> StorageError {
+        StorageError(.defaultLeague(operation: operation))
+    }
+
     /// True when retrying later may succeed (`unavailable`).
     public var isTransient: Bool { code == .unavailable }
 
@@ -160,6 +175,9 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         case .unavailable: .unavailable
         case .databaseServer: .databaseServer
         case .nodeIDTaken: .nodeIDTaken
+        case .leagueExists: .leagueExists
+        case .leagueNotFound: .leagueNotFound
+        case .defaultLeague: .defaultLeague
         }
     }
 
@@ -219,6 +237,12 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "(\(claimant)) cannot use it too: presence and logs would mix the two nodes. Give it another "
                 + "nodeId (--set nodeId=NAME or GOALD_NODE_ID), or leave nodeId unset for the one kept in its state "
                 + "directory"
+        case .leagueExists(let slug):
+            "a league with the id \"\(slug)\" already exists; choose another id"
+        case .leagueNotFound(let slug):
+            "no league has the id \"\(slug)\"; `goald league list` shows them"
+        case .defaultLeague(let operation):
+            "the default league cannot be \(operation): every client that names no league follows it"
         }
     }
 }

@@ -9,7 +9,10 @@ public struct StoredToken: Hashable, Sendable {
     public var id: UUID
     /// The unique name; the author of the changesets its sessions commit.
     public var name: String
+    /// The role in every league when `leagues` is empty; otherwise the highest role of `leagues` (for listings).
     public var role: Role
+    /// The leagues the token is confined to, with its role in each; empty: every league, with `role`.
+    public var leagues: [LeagueSlug: Role]
     /// SHA-256 of the secret: exactly 32 bytes.
     public var secretHash: [UInt8]
     public var created: Timestamp
@@ -22,15 +25,23 @@ public struct StoredToken: Hashable, Sendable {
         role: Role,
         secretHash: [UInt8],
         created: Timestamp,
-        revoked: Timestamp? = nil
+        revoked: Timestamp? = nil,
+        leagues: [LeagueSlug: Role] = [:]
     ) {
         self.id = id
         self.name = name
-        self.role = role
+        self.role = leagues.values.max() ?? role
+        self.leagues = leagues
         self.secretHash = secretHash
         self.created = created
         self.revoked = revoked
     }
+
+    /// The token's role in `league`, or nil when it is not allowed there.
+    public func role(in league: LeagueSlug) -> Role? { leagues.isEmpty ? role : leagues[league] }
+
+    /// An admin of every league: may create, rename and delete leagues and manage tokens.
+    public var isOperator: Bool { leagues.isEmpty && role == .admin }
 
     /// True once revoked.
     public var isRevoked: Bool { revoked != nil }

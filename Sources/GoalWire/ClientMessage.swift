@@ -35,7 +35,7 @@ public enum ClientMessage: Hashable, Sendable {
         case acks
     }
 
-    /// `hello {protocol, token, client_instance, since?, epoch?, digest?, stream}`.
+    /// `hello {protocol, token, client_instance, league?, since?, epoch?, digest?, stream}`.
     public struct Hello: Hashable, Sendable {
         /// The protocol version the client speaks (`WireProtocol.version`).
         public var protocolVersion: Int
@@ -53,6 +53,8 @@ public enum ClientMessage: Hashable, Sendable {
         public var stream: StreamSelection
         /// Whether the session is listed and sent presence (`none`, the default when absent: listed, sent nothing).
         public var presence: PresenceSubscription
+        /// The league the session follows; nil (absent on the wire) is the default league.
+        public var league: LeagueSlug?
 
         public init(
             protocolVersion: Int = WireProtocol.version,
@@ -62,7 +64,8 @@ public enum ClientMessage: Hashable, Sendable {
             epoch: LeagueEpoch? = nil,
             digest: Digest? = nil,
             stream: StreamSelection = .all,
-            presence: PresenceSubscription = .none
+            presence: PresenceSubscription = .none,
+            league: LeagueSlug? = nil
         ) {
             self.protocolVersion = protocolVersion
             self.token = token
@@ -72,7 +75,11 @@ public enum ClientMessage: Hashable, Sendable {
             self.digest = digest
             self.stream = stream
             self.presence = presence
+            self.league = league
         }
+
+        /// The league the session follows: the one named, or the default league.
+        public var leagueOrDefault: LeagueSlug { league ?? .default }
     }
 
     /// `mutate {seq, base, op, …action fields}`: one mutation, flat.
@@ -114,6 +121,10 @@ extension ClientMessage {
             w.string(hello.token)
             w.raw(#","client_instance":"#)
             w.string(hello.clientInstance.rawValue)
+            if let league = hello.league {
+                w.raw(#","league":"#)
+                w.string(league.rawValue)
+            }
             if let since = hello.since {
                 w.raw(#","since":"#)
                 w.integer(since)
@@ -178,7 +189,8 @@ extension ClientMessage {
                     epoch: try c.optionalString("epoch").map(LeagueEpoch.init(rawValue:)),
                     digest: try c.readIfPresent("digest", ModelReader.digest),
                     stream: c.contains("stream") ? try c.enumeration("stream") : .all,
-                    presence: c.contains("presence") ? try c.enumeration("presence") : .none
+                    presence: c.contains("presence") ? try c.enumeration("presence") : .none,
+                    league: try c.readIfPresent("league", ModelReader.league)
                 )
             )
         case "history":

@@ -9,6 +9,8 @@ extension WireErrorCode {
         case .tooLarge: .messageTooLarge
         case .unauthorized: .unauthorized
         case .tokenRevoked: .tokenRevoked
+        case .unknownLeague: .unknownLeague
+        case .leagueForbidden: .leagueForbidden
         case .protocolVersion: .unsupportedProtocolVersion
         case .handshakeTimeout: .handshakeTimeout
         case .heartbeatTimeout: .heartbeatTimeout

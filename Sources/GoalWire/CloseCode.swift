@@ -47,6 +47,10 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let unauthorized = CloseCode(rawValue: 4401)
     /// 4403: the token was revoked. Terminal.
     public static let tokenRevoked = CloseCode(rawValue: 4403)
+    /// 4404: the league named in `hello` does not exist. Terminal.
+    public static let unknownLeague = CloseCode(rawValue: 4404)
+    /// 4405: the token is not allowed in the league named in `hello`. Terminal.
+    public static let leagueForbidden = CloseCode(rawValue: 4405)
     /// 4409: another session with the same client instance replaced this one. Terminal for this session.
     public static let sessionReplaced = CloseCode(rawValue: 4409)
     /// 4413: a message exceeded the size limit in force. Terminal.
@@ -58,8 +62,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let allDefined: [CloseCode] = [
         .normal, .goingAway, .websocketProtocolError, .invalidFramePayloadData, .serverError, .overloaded,
         .connectionLimit, .slowConsumer, .heartbeatTimeout,
-        .handshakeTimeout, .resync, .flood, .protocolViolation, .unauthorized, .tokenRevoked, .sessionReplaced,
-        .messageTooLarge, .unsupportedProtocolVersion,
+        .handshakeTimeout, .resync, .flood, .protocolViolation, .unauthorized, .tokenRevoked, .unknownLeague,
+        .leagueForbidden, .sessionReplaced, .messageTooLarge, .unsupportedProtocolVersion,
     ]
 
     /// True for the terminal class: 4400–4499 and the RFC 6455 protocol-violation codes. Do not reconnect.
@@ -92,6 +96,8 @@ public struct CloseCode: RawRepresentable, Hashable, Sendable, CustomStringConve
             case .protocolViolation: "protocol_violation"
             case .unauthorized: "unauthorized"
             case .tokenRevoked: "token_revoked"
+            case .unknownLeague: "unknown_league"
+            case .leagueForbidden: "league_forbidden"
             case .sessionReplaced: "session_replaced"
             case .messageTooLarge: "message_too_large"
             case .unsupportedProtocolVersion: "unsupported_protocol_version"

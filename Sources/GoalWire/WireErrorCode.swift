@@ -16,6 +16,10 @@ public enum WireErrorCode: String, Hashable, Sendable, CaseIterable {
     case alreadyAuthenticated = "already_authenticated"
     /// The token is unknown.
     case unauthorized
+    /// The `hello` named a league this server does not have (asked by a token allowed in every league).
+    case unknownLeague = "unknown_league"
+    /// The token is not allowed in the league the `hello` named (whether or not that league exists).
+    case leagueForbidden = "league_forbidden"
     /// The token has been revoked (also sent to live sessions of that token when it is revoked).
     case tokenRevoked = "token_revoked"
     /// The `hello` asked for a protocol version this server does not speak.

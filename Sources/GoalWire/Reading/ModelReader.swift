@@ -54,6 +54,15 @@ enum ModelReader {
         return id
     }
 
+    static func league(_ value: JSONValue, at path: String) throws(WireDecodingError) -> LeagueSlug {
+        let text = try JSONReader.string(value, at: path)
+        do {
+            return try LeagueSlug(validating: text)
+        } catch {
+            throw .invalidValue(path, error.description)
+        }
+    }
+
     static func digest(_ value: JSONValue, at path: String) throws(WireDecodingError) -> Digest {
         let text = try JSONReader.string(value, at: path)
         guard let digest = Digest(hex: text) else {
