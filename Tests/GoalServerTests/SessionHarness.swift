@@ -48,7 +48,9 @@ final class SessionHarness {
     /// The server's queued bytes together (the global cap's count).
     let queued = Counter()
     var queuedBytes: Int { queued.value.load(ordering: .relaxed) }
-    var shard: LoopShard { collaborators.hub.shards[0] }
+    /// The default league, the session's once it is open.
+    let league: LeagueRuntime
+    var shard: LoopShard { league.hub.shards[0] }
     private var nextRevision: Revision = 1
 
     /// - Parameter mode: the open session's stream; nil leaves the session awaiting its hello.
@@ -57,43 +59,36 @@ final class SessionHarness {
         let recovered = try storage.recover()
         let metrics = ServerMetrics(registry: PrometheusCollectorRegistry())
         let logger = Logger(label: "test.session")
-        let hub = Hub(
-            eventLoops: [channel.embeddedEventLoop],
-            head: recovered.head,
-            headDigest: recovered.headDigest,
-            coalescePause: .zero,
-            metrics: metrics
-        )
-        let engine = Engine(
-            recovered: recovered,
-            capacity: 1_000,
-            writer: BatchWriter(storage: storage),
-            hub: hub,
+        var leagueLimits = limits
+        leagueLimits.fanoutCoalesceMilliseconds = 0
+        var parts = DaemonParts(storage: storage)
+        parts.clock = { Timestamp(millisecondsSince1970: 0) }
+        let factory = LeagueRuntime.Factory(
+            configuration: ServerConfiguration(stateDirectory: "/nonexistent", limits: leagueLimits),
+            nodeID: "embedded",
+            loops: [channel.embeddedEventLoop],
+            threadPool: threadPool,
             metrics: metrics,
-            logger: logger,
-            now: { Timestamp(millisecondsSince1970: 0) },
-            onFatalError: { _ in }
+            parts: parts,
+            compression: nil,
+            logger: logger
         )
+        let league = factory.make(.default, storage: storage, recovered: recovered, onFatalError: { _ in })
+        self.league = league
         let queued = self.queued
         let ids = Counter()
         collaborators = SessionCollaborators(
-            engine: engine,
-            hub: hub,
-            storage: storage,
-            tokens: TokenDirectory(storage: storage),
-            connections: ConnectionLimiter(maxTotal: 100, maxPerIP: 100, maxPerToken: 100),
-            instances: InstanceRegistry(),
-            snapshots: SnapshotCache(threadPool: threadPool, metrics: metrics, maxConcurrentBuilds: 1),
-            presence: PresenceRegistry(
-                node: "embedded",
-                hub: hub,
-                configuration: limits.presence,
-                bus: nil,
+            leagues: LeagueHost(
+                defaultLeague: league,
+                catalog: nil,
+                factory: factory,
+                idleSeconds: 300,
                 logger: logger
             ),
+            tokens: TokenDirectory(storage: storage),
+            connections: ConnectionLimiter(maxTotal: 100, maxPerIP: 100, maxPerToken: 100),
             metrics: metrics,
             limits: limits,
-            epoch: recovered.epoch,
             nodeID: "embedded",
             threadPool: threadPool,
             logger: logger,
@@ -103,7 +98,7 @@ final class SessionHarness {
         let now = channel.embeddedEventLoop.now
         session = SessionHandler(
             collaborators: collaborators,
-            shard: hub.shards[0],
+            shardIndex: 0,
             remoteAddress: "embedded",
             connectedAt: now,
             now: now
@@ -128,6 +123,8 @@ final class SessionHarness {
         session.machine.inbound.authenticating(hello)
         _ = session.machine.inbound.opened(identity)
         session.machine.register(identity)
+        session.league = league
+        session.shard = shard
         let (head, _) = shard.register(session)
         session.machine.stream = SessionStream(mode: mode, since: mode == .snapshot ? nil : 0, head: head)
     }

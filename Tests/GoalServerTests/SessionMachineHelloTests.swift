@@ -51,10 +51,12 @@ struct SessionMachineHelloTests: SessionMachineFixtures {
         token: StoredToken? = alice,
         oldest: Revision? = 3,
         head: Revision = 10,
-        digestAtSince: Digest? = nil
+        digestAtSince: Digest? = nil,
+        standing: LeagueStanding? = nil
     ) -> HelloFacts {
         HelloFacts(
             token: token,
+            standing: standing ?? .member(token?.role ?? .viewer, epoch),
             bounds: LogBounds(oldestRetainedRevision: oldest, head: head, headDigest: digest(UInt8(head))),
             digestAtSince: digestAtSince
         )

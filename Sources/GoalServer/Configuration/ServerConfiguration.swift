@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Whether `/v1/stream` accepts RFC 7692 permessage-deflate offers (`websocket.permessageDeflate`, default on):
     /// each changeset is then compressed once and the same bytes go to every session that negotiated it.
     public var permessageDeflate: Bool
+    /// How long a league other than the default one stays loaded without a session or an HTTP request
+    /// (`leagues.idleSeconds`, default 300): then its engine, hub and store are let go until it is used again.
+    public var leagueIdleSeconds: Double = 300
 
     public init(
         host: String = "127.0.0.1",

@@ -10,28 +10,30 @@ import ServiceLifecycle
 /// recovered and the node id resolved) from the configuration, the store and the `DaemonParts`. Each component gets
 /// only the collaborators it uses; nothing is passed around as a whole:
 ///
-/// - `Hub` (the fan-out): the event loops, the recovered head, the coalescing pause, the slice gate, the
-///   compressor, the metrics.
-/// - `Engine`: the recovered league, the writer over the store, the hub, the clock, the metrics, the daemon's stop.
-///   It follows other nodes' commits through the store's head notifications (`followsOtherNodes`).
+/// - `LeagueHost` (every league): the default league's `LeagueRuntime` (built here by `LeagueRuntime.Factory`: its
+///   `Hub`, `Engine` with the daemon's stop as its fatal error, snapshot cache, presence), the home store's league
+///   catalog, and the factory for the leagues it loads on first use.
 /// - `ServerPipeline` (every accepted connection): the connection limiter, the refusal log, the metrics, the limits,
 ///   whether permessage-deflate is offered, `HTTPRequestHandler.Collaborators` (the health report, metrics, tokens,
 ///   thread pool, limits and `RESTAPI.Collaborators`: engine, tokens, thread pool, `RESTContext`) and the session's.
-/// - The services run in the daemon's own `ServiceGroup`: `Maintenance` (tokens, hub, store, engine, thread pool,
-///   metrics, observed store head) and `PresenceService` (the presence registry).
-/// - Every session (`SessionCollaborators`): the engine, hub, store, tokens, connection limiter, client instances,
-///   snapshot cache, presence registry, metrics, limits, epoch, node id, thread pool, session ids and the global
-///   queued-bytes total.
+/// - The services run in the daemon's own `ServiceGroup`: `Maintenance` (tokens, the leagues, thread pool, metrics)
+///   and `PresenceService` (the default league's presence registry; other leagues' run while they are loaded).
+/// - Every session (`SessionCollaborators`): the leagues, tokens, connection limiter, metrics, limits, node id,
+///   thread pool, session ids and the global queued-bytes total.
 ///
 /// Threading: `Sendable`, immutable. Lifetime: made by `GoalDaemon.run()`, alive until it returns.
 struct DaemonComposition: Sendable {
-    let engine: Engine
-    let hub: Hub
+    let leagues: LeagueHost
     let tokens: TokenDirectory
     let connections: ConnectionLimiter
     let pipeline: ServerPipeline
     let maintenance: Maintenance
     let presence: PresenceService
+
+    /// The default league's engine.
+    var engine: Engine { leagues.defaultLeague.engine }
+    /// The default league's hub.
+    var hub: Hub { leagues.defaultLeague.hub }
 
     init(
         configuration: ServerConfiguration,
@@ -50,63 +52,38 @@ struct DaemonComposition: Sendable {
         let metrics = ServerMetrics(registry: registry)
         var loops: [any EventLoop] = []
         for loop in group.makeIterator() { loops.append(loop) }
-        let hub = Hub(
-            eventLoops: loops,
-            head: recovered.head,
-            headDigest: recovered.headDigest,
-            coalescePause: .milliseconds(Int64(limits.fanoutCoalesceMilliseconds)),
-            gate: parts.sliceGate,
-            compression: compression,
-            metrics: metrics
-        )
-        let engine = Engine(
-            recovered: recovered,
-            capacity: limits.engineInboxCapacity,
-            clientRecordPolicy: configuration.clientRecords,
-            writer: BatchWriter(storage: storage),
-            hub: hub,
+        let factory = LeagueRuntime.Factory(
+            configuration: configuration,
+            nodeID: nodeID,
+            loops: loops,
+            threadPool: threadPool,
             metrics: metrics,
-            logger: logger,
-            now: parts.clock,
-            onFatalError: onFatalError
+            parts: parts,
+            compression: compression,
+            logger: logger
         )
-        parts.receiveClientRecordSweeper(engine)
-        // Other nodes' commits: their notifications (with the batch when it fits); `Maintenance` also reads the head
-        // every 2 s.
-        if parts.followsOtherNodes {
-            (storage as? any SharedLeagueStorage)?.watchHead { [weak engine] notice in engine?.follow(notice) }
-        }
+        let defaultLeague = factory.make(.default, storage: storage, recovered: recovered, onFatalError: onFatalError)
+        let leagues = LeagueHost(
+            defaultLeague: defaultLeague,
+            catalog: storage as? any LeagueCatalog,
+            factory: factory,
+            idleSeconds: configuration.leagueIdleSeconds,
+            logger: logger
+        )
         let tokens = TokenDirectory(storage: storage)
         let connections = ConnectionLimiter(
             maxTotal: limits.maxConnections ?? GoalDaemon.defaultMaxConnections(),
             maxPerIP: limits.maxConnectionsPerIP,
             maxPerToken: limits.maxConnectionsPerToken
         )
-        let storeHead = ObservedStoreHead(recovered.head)
         let sessionIDs = SessionIDSource()
         let queuedBytes = QueuedBytesTotal(meter: metrics.queuedBytes)
         let session = SessionCollaborators(
-            engine: engine,
-            hub: hub,
-            storage: storage,
+            leagues: leagues,
             tokens: tokens,
             connections: connections,
-            instances: InstanceRegistry(),
-            snapshots: SnapshotCache(
-                threadPool: threadPool,
-                metrics: metrics,
-                maxConcurrentBuilds: limits.concurrentSnapshotBuilds
-            ),
-            presence: PresenceRegistry(
-                node: nodeID,
-                hub: hub,
-                configuration: limits.presence,
-                bus: parts.presenceBus,
-                logger: logger
-            ),
             metrics: metrics,
             limits: limits,
-            epoch: recovered.epoch,
             nodeID: nodeID,
             threadPool: threadPool,
             logger: logger,
@@ -114,7 +91,7 @@ struct DaemonComposition: Sendable {
             adjustQueuedBytes: { queuedBytes.adjust(by: $0) }
         )
         let rest = RESTAPI.Collaborators(
-            engine: engine,
+            engine: defaultLeague.engine,
             tokens: tokens,
             threadPool: threadPool,
             context: RESTContext(anonymousRole: configuration.httpAnonymousRole),
@@ -122,8 +99,8 @@ struct DaemonComposition: Sendable {
         )
         let http = HTTPRequestHandler.Collaborators(
             health: HealthReport(
-                engine: engine,
-                storeHead: storeHead,
+                engine: defaultLeague.engine,
+                storeHead: defaultLeague.storeHead,
                 connections: connections,
                 nodeID: nodeID,
                 epoch: recovered.epoch,
@@ -135,8 +112,7 @@ struct DaemonComposition: Sendable {
             limits: limits,
             rest: rest
         )
-        self.engine = engine
-        self.hub = hub
+        self.leagues = leagues
         self.tokens = tokens
         self.connections = connections
         self.pipeline = ServerPipeline(
@@ -151,17 +127,14 @@ struct DaemonComposition: Sendable {
         )
         self.maintenance = Maintenance(
             tokens: tokens,
-            hub: hub,
-            storage: storage,
-            engine: engine,
+            leagues: leagues,
             threadPool: threadPool,
             metrics: metrics,
-            storeHead: storeHead,
             interval: configuration.maintenanceIntervalSeconds,
             followsOtherNodes: parts.followsOtherNodes,
             logger: logger
         )
-        self.presence = PresenceService(registry: session.presence)
+        self.presence = PresenceService(registry: defaultLeague.presence)
     }
 
     /// The daemon's own group of long-lived services, in start order (graceful shutdown runs in reverse: presence

@@ -194,9 +194,13 @@ public final class GoalDaemon: Service, Sendable {
         await composition.engine.stop()
         switch reason {
         case .graceful:
-            await composition.hub.closeAll(.shuttingDown, "the server is shutting down; reconnect shortly")
+            let message = "the server is shutting down; reconnect shortly"
+            await composition.leagues.stopAll(code: .shuttingDown, message: message)
+            await composition.hub.closeAll(.shuttingDown, message)
         case .fatal(let message):
-            await composition.hub.closeAll(.internalError, "the server failed and restarts from its store: \(message)")
+            let text = "the server failed and restarts from its store: \(message)"
+            await composition.leagues.stopAll(code: .internalError, message: text)
+            await composition.hub.closeAll(.internalError, text)
         }
         await waitForConnectionsToClose(composition.connections, upTo: .seconds(3))
         await finish(servicesTask)  // a housekeeping store call under way ends before the store closes

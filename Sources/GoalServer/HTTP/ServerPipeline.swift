@@ -132,7 +132,7 @@ struct ServerPipeline: Sendable {
         )
         let session = SessionHandler(
             collaborators: self.session,
-            shard: self.session.hub.shard(for: channel.eventLoop),
+            shardIndex: self.session.leagues.defaultLeague.hub.shard(for: channel.eventLoop).index,
             remoteAddress: remote,
             connectedAt: connectedAt,
             negotiatedDeflate: deflate,

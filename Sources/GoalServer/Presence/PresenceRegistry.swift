@@ -66,6 +66,9 @@ final class PresenceRegistry: Sendable {
         self.now = now
     }
 
+    /// Whether presence travels between nodes (a bus was given).
+    var hasBus: Bool { bus != nil }
+
     /// Everyone present, by name then id.
     func members() -> [PresenceMember] {
         let all = state.withLockedValue { state in

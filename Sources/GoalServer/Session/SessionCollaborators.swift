@@ -1,29 +1,21 @@
 import GoalModel
 import GoalStore
 import Logging
-import NIOCore
 import NIOPosix
 
-/// What a session uses of the rest of the server, and nothing else: the engine it submits to and reads the durable
-/// head of, the hub (replaced sessions), the store (token look-ups, backlog and history reads, on `threadPool`),
-/// the registries it joins (connections, client instances, presence), the snapshot cache, its metrics and limits,
-/// the league's epoch and this node's name. Built in one place (where the daemon wires its listener) and shared by
-/// every session of the daemon.
+/// What a session uses of the rest of the server, and nothing else: the leagues (its own is chosen by its hello:
+/// `LeagueHost.acquire`, and holds its engine, hub, store, client instances, snapshot cache and presence), the tokens,
+/// the connection limiter, its metrics and limits and this node's name. Built in one place (where the daemon wires
+/// its listener) and shared by every session of the daemon.
 ///
 /// Threading: every member is `Sendable` and safe from any event loop; blocking store calls go through
 /// `threadPool`. Lifetime: the daemon's.
 struct SessionCollaborators: Sendable {
-    let engine: Engine
-    let hub: Hub
-    let storage: any LeagueStorage
+    let leagues: LeagueHost
     let tokens: TokenDirectory
     let connections: ConnectionLimiter
-    let instances: InstanceRegistry
-    let snapshots: SnapshotCache
-    let presence: PresenceRegistry
     let metrics: ServerMetrics
     let limits: ServerLimits
-    let epoch: LeagueEpoch
     let nodeID: String
     let threadPool: NIOThreadPool
     let logger: Logger
@@ -33,12 +25,18 @@ struct SessionCollaborators: Sendable {
     /// returns the new total.
     let adjustQueuedBytes: @Sendable (Int) -> Int
 
-    /// What a hello's token may do now: admitted (and which session of the same client instance it replaces), or
-    /// refused. Claims the token's connection slot and the client instance when admitted; nothing when refused.
-    func admit(_ token: StoredToken, instance: ClientInstanceID, for address: ReplyAddress) -> SessionAdmission {
+    /// What a hello's token may do now in `league`: admitted (and which session of the same client instance it
+    /// replaces), or refused. Claims the token's connection slot and the client instance when admitted; nothing when
+    /// refused.
+    func admit(
+        _ token: StoredToken,
+        instance: ClientInstanceID,
+        in league: LeagueRuntime,
+        for address: ReplyAddress
+    ) -> SessionAdmission {
         guard !tokens.isRevoked(token) else { return .revoked }
         if let refusal = connections.admitToken(token.id, name: token.name) { return .connectionLimit(refusal) }
-        switch instances.claim(instance, for: address) {
+        switch league.instances.claim(instance, for: address) {
         case .claimed(let previous):
             return .admitted(replacing: previous)
         case .superseded:

@@ -51,12 +51,14 @@ extension SessionHandler {
         case .authenticate(let hello):
             authenticate(hello, context: context)
         case .awaitDurable(let since, let hello, let facts):
+            guard let league else { return }
             let caughtUp = context.eventLoop.makePromise(of: Void.self)
-            collaborators.engine.whenDurable(atLeast: since) { caughtUp.succeed() }
+            league.engine.whenDurable(atLeast: since) { caughtUp.succeed() }
             caughtUp.futureResult.assumeIsolated().whenSuccess { [self] in
                 run { apply(machine.helloReady(hello, facts)) }
             }
         case .joinShard(let hello, let facts, let pipelined):
+            guard let league, let shard else { return }
             let (head, headDigest) = shard.register(self)
             let actions = machine.joinedShard(
                 hello,
@@ -64,12 +66,12 @@ extension SessionHandler {
                 pipelined: pipelined,
                 head: head,
                 headDigest: headDigest,
-                durableRevision: collaborators.engine.durableView.revision,
+                durableRevision: league.engine.durableView.revision,
                 now: now(context)
             )
             apply(actions)
         case .readHistory(let request):
-            let storage = collaborators.storage
+            guard let storage = league?.storage else { return }
             collaborators.threadPool.runIfActive(eventLoop: context.eventLoop) { () throws -> HistoryAnswer in
                 try HistoryService.answer(request, from: storage)
             }.assumeIsolated().whenComplete { [self] result in
@@ -78,9 +80,10 @@ extension SessionHandler {
         case .readBacklogPage(let after, let upTo):
             readBacklogPage(after: after, upTo: upTo, context: context)
         case .requestSnapshot:
-            collaborators.snapshots.frames(
-                of: collaborators.engine.durableView,
-                epoch: collaborators.epoch,
+            guard let league else { return }
+            league.snapshots.frames(
+                of: league.engine.durableView,
+                epoch: league.epoch,
                 on: context.eventLoop
             ).assumeIsolated().whenComplete { [self] result in
                 run { apply(machine.snapshotBuilt(result.map { ($0.revision, $0.frames) })) }
@@ -100,14 +103,15 @@ extension SessionHandler {
         case .cancelPresenceTimer:
             timers.cancelPresence()
         case .admit(let token, let hello, let facts):
-            let admission = collaborators.admit(token, instance: hello.clientInstance, for: address)
+            guard let league else { return true }
+            let admission = collaborators.admit(token, instance: hello.clientInstance, in: league, for: address)
             apply(machine.admitted(admission, token: token, hello: hello, facts: facts))
         case .replaceSession(let previous):
-            collaborators.hub.replace(previous)
+            league?.hub.replace(previous)
         case .submit(let request, let seq):
-            if !collaborators.engine.submit(request) { apply(machine.submitRefused(seq: seq)) }
+            if league?.engine.submit(request) != true { apply(machine.submitRefused(seq: seq)) }
         case .presence(let change):
-            let registry = collaborators.presence
+            guard let registry = league?.presence else { return true }
             switch change {
             case .addReceiver: registry.addReceiver()
             case .removeReceiver: registry.removeReceiver()
@@ -115,15 +119,15 @@ extension SessionHandler {
             case .leave(let member): registry.leave(member)
             }
         case .readPresenceMembers:
-            apply(machine.presenceState(collaborators.presence.members()))
+            apply(machine.presenceState(league?.presence.members() ?? []))
         case .uncountQueued(let bytes):
             _ = collaborators.adjustQueuedBytes(-bytes)
         case .evictLargestQueue:
-            shard.evictLargestQueue()
+            shard?.evictLargestQueue()
         case .unregister(let identity):
-            shard.unregister(id)
+            shard?.unregister(id)
             collaborators.connections.releaseToken(identity.token.id)
-            collaborators.instances.release(identity.instance, for: address)
+            league?.instances.release(identity.instance, for: address)
         case .count(let metric):
             count(metric)
         case .log(let level, let message, let metadata):
@@ -207,7 +211,7 @@ extension SessionHandler {
     func pumpCatchUp() {
         guard let context else { return }
         while true {
-            switch machine.catchUpStep(writable: context.channel.isWritable, loopHead: shard.head) {
+            switch machine.catchUpStep(writable: context.channel.isWritable, loopHead: shard?.head ?? 0) {
             case .wait:
                 return
             case .write(let writes, let thenFlush):
@@ -254,20 +258,30 @@ extension SessionHandler {
     private func authenticate(_ hello: ClientMessage.Hello, context: ChannelHandlerContext) {
         let hash = TokenSecret.hash(presented: hello.token)
         let tokens = collaborators.tokens
-        let storage = collaborators.storage
+        let leagues = collaborators.leagues
         let since = hello.since
-        collaborators.threadPool.runIfActive(eventLoop: context.eventLoop) { () throws -> HelloFacts in
-            try HelloFacts.read(tokenHash: hash, since: since, tokens: tokens, storage: storage)
+        let slug = hello.leagueOrDefault
+        collaborators.threadPool.runIfActive(eventLoop: context.eventLoop) {
+            () throws -> (HelloFacts, LeagueRuntime?) in
+            try HelloFacts.read(tokenHash: hash, since: since, league: slug, tokens: tokens, leagues: leagues)
         }.assumeIsolated().whenComplete { [self] result in
+            if case .success((_, let acquired?)) = result {
+                guard self.context != nil, !leagueReleased else {
+                    leagues.release(acquired)  // the session ended while the hello was read
+                    return
+                }
+                league = acquired
+                shard = acquired.hub.shard(for: context.eventLoop)
+            }
             run {
-                let durable = collaborators.engine.durableView.revision
-                apply(machine.helloRead(result, hello: hello, durableRevision: durable))
+                let durable = league?.engine.durableView.revision ?? 0
+                apply(machine.helloRead(result.map(\.0), hello: hello, durableRevision: durable))
             }
         }
     }
 
     private func readBacklogPage(after: Revision, upTo: Revision, context: ChannelHandlerContext) {
-        let storage = collaborators.storage
+        guard let storage = league?.storage else { return }
         let limit = collaborators.limits.backlogPageSize
         let allocator = context.channel.allocator
         collaborators.threadPool.runIfActive(eventLoop: context.eventLoop) {

@@ -24,7 +24,10 @@ final class SessionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     let collaborators: SessionCollaborators
-    let shard: LoopShard
+    /// The league the hello chose, with the lease the session holds on it until it ends; nil before.
+    var league: LeagueRuntime?
+    /// The league's shard on this session's loop; nil before the hello's league is known.
+    var shard: LoopShard?
     let id: SessionID
     /// Resets the connection beneath TLS (the slow-consumer abort); nil when the pipeline has none.
     let aborter: ConnectionAborter?
@@ -37,10 +40,12 @@ final class SessionHandler: ChannelInboundHandler {
     var reentrancy = SessionReentrancy()
     /// The handshake deadline, the heartbeat and the presence timer.
     var timers = SessionTimers()
+    /// Whether the lease on `league` was given back.
+    var leagueReleased = false
 
     init(
         collaborators: SessionCollaborators,
-        shard: LoopShard,
+        shardIndex: Int,
         remoteAddress: String,
         connectedAt: NIODeadline,
         negotiatedDeflate: Bool = false,
@@ -48,17 +53,16 @@ final class SessionHandler: ChannelInboundHandler {
         now: NIODeadline = .now()
     ) {
         self.collaborators = collaborators
-        self.shard = shard
         self.aborter = aborter
         let id = collaborators.makeSessionID()
         self.id = id
         machine = SessionMachine(
             SessionMachine.Configuration(
                 limits: collaborators.limits,
-                epoch: collaborators.epoch,
+                epoch: collaborators.leagues.defaultLeague.epoch,
                 nodeID: collaborators.nodeID,
                 sessionID: id,
-                shardIndex: shard.index,
+                shardIndex: shardIndex,
                 negotiatedDeflate: negotiatedDeflate,
                 channelHighWaterMark: ServerPipeline.writeBufferWaterMark.high
             ),
@@ -222,6 +226,14 @@ final class SessionHandler: ChannelInboundHandler {
     private func tearDown() {
         timers.cancelHandshakeAndHeartbeat()
         apply(machine.tearDown())
+        releaseLeague()
+    }
+
+    /// Gives back the lease on the session's league (once; the league stays known for what is still performed).
+    func releaseLeague() {
+        guard let league, !leagueReleased else { return }
+        leagueReleased = true
+        collaborators.leagues.release(league)
     }
 }
 

@@ -20,6 +20,7 @@ extension SessionMachine {
             fail(.internalError, "the server could not read its store; try again")
             return [.log(.error, "hello could not read the store", ["goal.error": "\(error)"])]
         case .success(let facts):
+            if case .member(_, let epoch) = facts.standing { configuration.epoch = epoch }
             // A client that resumes from a revision the store has and this node has not published yet (it was on a
             // node that is ahead) is answered once this node caught up, as the node it left would answer it.
             if let since = hello.since, since <= facts.bounds.head, since > durableRevision {
@@ -39,7 +40,22 @@ extension SessionMachine {
             )
             return []
         }
-        return [.admit(token, hello, facts)]
+        switch facts.standing {
+        case .member:
+            return [.admit(token, hello, facts)]
+        case .unknown(let league):
+            fail(
+                .unknownLeague,
+                "this server has no league \"\(league)\"; goal-client leagues lists the leagues your token may use"
+            )
+        case .forbidden(let league):
+            fail(
+                .leagueForbidden,
+                "token \(token.name) may not use league \"\(league)\"; ask an operator for a token of that league "
+                    + "(goald token create --league \(league))"
+            )
+        }
+        return []
     }
 
     /// The registries' answer to the token.
@@ -63,11 +79,14 @@ extension SessionMachine {
         case .admitted(let previous):
             replaced = previous
         }
+        var role = token.role
+        if case .member(let leagueRole, _) = facts.standing { role = leagueRole }
         let identity = SessionIdentity(
             token: token,
             instance: hello.clientInstance,
             stream: hello.stream,
-            protocolVersion: hello.protocolVersion
+            protocolVersion: hello.protocolVersion,
+            role: role
         )
         let pipelined = inbound.opened(identity)
         register(identity)
@@ -107,7 +126,7 @@ extension SessionMachine {
                     head: head,
                     headDigest: headDigest,
                     mode: mode,
-                    role: identity.token.role,
+                    role: identity.role,
                     serverTime: now.wall,
                     node: configuration.nodeID,
                     history: true

@@ -63,7 +63,7 @@ extension SessionMachine {
             let request = MutationRequest(
                 mutation: mutate.mutation(instance: identity.instance),
                 author: identity.token.name,
-                role: identity.token.role,
+                role: identity.role,
                 replyTo: address
             )
             return [.submit(request, seq: mutate.seq)]

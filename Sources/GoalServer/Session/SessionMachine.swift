@@ -35,7 +35,9 @@ struct SessionMachine {
         var channelHighWaterMark: Int
     }
 
-    let configuration: Configuration
+    /// The session's configuration; its `epoch` becomes the league's once the hello's league is known
+    /// (`helloRead`), nothing else changes after `init`.
+    var configuration: Configuration
     var limits: ServerLimits { configuration.limits }
     /// Where the engine sends this session's answers.
     let address: ReplyAddress
