@@ -1,3 +1,4 @@
+import Foundation
 import GoalModel
 
 /// The in-memory store's data, changed only under its lock. Applying a batch works on a copy that replaces the
@@ -20,9 +21,13 @@ struct MemoryContents: Sendable {
     var headDigest: Digest = .genesis
     var epoch: LeagueEpoch
     var tokens: [StoredToken] = []
-    var closed = false
+    /// The league catalog (read only in the home store's contents).
+    var catalog: MemoryCatalog
 
-    init(epoch: LeagueEpoch) { self.epoch = epoch }
+    init(epoch: LeagueEpoch) {
+        self.epoch = epoch
+        catalog = MemoryCatalog(created: Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)))
+    }
 
     var bounds: LogBounds {
         LogBounds(oldestRetainedRevision: log.first?.revision, head: head, headDigest: headDigest)

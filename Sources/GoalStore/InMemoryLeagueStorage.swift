@@ -2,37 +2,44 @@ import Foundation
 public import GoalModel
 
 /// A `LeagueStorage` in memory: the default test double, with the same rules as the SQLite store (contiguous
-/// revisions, all-or-nothing batches, unique name keys and token names, retention, pruning reports).
+/// revisions, all-or-nothing batches, unique name keys and token names, retention, pruning reports), and a
+/// `LeagueCatalog` whose leagues are in-memory stores too (`InMemoryLeagueStorage+Leagues`).
 ///
-/// Threading: every call takes one lock for its whole duration, so calls are atomic with respect to each other
-/// and may come from any thread. Lifetime: the contents live as long as the object; after `close()` every call
-/// throws `StorageError.closed(call:)` naming the call, so a test that uses a closed store fails loudly.
+/// Threading: every call takes the contents' lock for its whole duration, so calls are atomic with respect to each
+/// other and may come from any thread. Lifetime: the contents live as long as any handle on them; after `close()`
+/// every call on this handle throws `StorageError.closed(call:)` naming the call, so a test that uses a closed store
+/// fails loudly. `openLeague` returns a new handle on a league's contents each time, as SQLite opens its file again:
+/// closing one (a daemon evicting an idle league) leaves the league's data for the next open.
 ///
-/// `@unchecked Sendable`: `contents` is only touched under `lock`. An `NSLock` (a pthread mutex), not
-/// Synchronization's `Mutex`: the thread sanitizer cannot see the futex behind `Mutex` on Linux and reported every
-/// daemon test's concurrent hello and backlog reads as races.
+/// `@unchecked Sendable`: `closed` and the shared contents are only touched under the contents' lock.
 public final class InMemoryLeagueStorage: LeagueStorage, @unchecked Sendable {
-    private let lock = NSLock()
-    private var contents: MemoryContents
-    private let retention: RetentionPolicy
+    private let shared: MemoryContentsBox
+    /// Whether this handle was closed; under `shared.lock`.
+    private var closed = false
+    let retention: RetentionPolicy
 
     /// An empty store with a fresh epoch.
     /// - Parameters:
     ///   - retention: What `prune(now:)` keeps.
     ///   - epoch: The epoch (random by default).
-    public init(retention: RetentionPolicy = .default, epoch: LeagueEpoch = .random()) {
-        self.retention = retention
-        contents = MemoryContents(epoch: epoch)
+    public convenience init(retention: RetentionPolicy = .default, epoch: LeagueEpoch = .random()) {
+        self.init(sharing: MemoryContentsBox(MemoryContents(epoch: epoch)), retention: retention)
     }
 
-    private func withOpen<T: Sendable>(
+    /// A handle on existing contents (a league of the catalog).
+    init(sharing shared: MemoryContentsBox, retention: RetentionPolicy) {
+        self.shared = shared
+        self.retention = retention
+    }
+
+    func withOpen<T: Sendable>(
         _ call: String,
         _ body: (inout MemoryContents) throws(StorageError) -> T
     ) throws(StorageError) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !contents.closed else { throw .closed(call: call) }
-        return try body(&contents)
+        shared.lock.lock()
+        defer { shared.lock.unlock() }
+        guard !closed else { throw .closed(call: call) }
+        return try body(&shared.contents)
     }
 
     public func recover() throws(StorageError) -> DurableLeague {
@@ -117,8 +124,18 @@ public final class InMemoryLeagueStorage: LeagueStorage, @unchecked Sendable {
     }
 
     public func close() throws(StorageError) {
-        lock.lock()
-        defer { lock.unlock() }
-        contents.closed = true
+        shared.lock.lock()
+        defer { shared.lock.unlock() }
+        closed = true
     }
+}
+
+/// One store's contents and the lock every handle on them takes. `@unchecked Sendable`: `contents` is only touched
+/// under `lock`. An `NSLock` (a pthread mutex), not Synchronization's `Mutex`: the thread sanitizer cannot see the
+/// futex behind `Mutex` on Linux and reported every daemon test's concurrent hello and backlog reads as races.
+final class MemoryContentsBox: @unchecked Sendable {
+    let lock = NSLock()
+    var contents: MemoryContents
+
+    init(_ contents: MemoryContents) { self.contents = contents }
 }

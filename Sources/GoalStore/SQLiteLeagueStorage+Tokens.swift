@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 public import GoalModel
 
-/// Tokens: only the SHA-256 of each secret is stored; names and hashes are unique.
+/// Tokens: only the SHA-256 of each secret is stored; names and hashes are unique. A token's league grants are one
+/// `LeagueGrantsText` column (`leagues`, "" for a token of every league).
 extension SQLiteLeagueStorage {
     public func createToken(_ token: StoredToken) throws(StorageError) {
         guard token.secretHash.count == StoredToken.hashLength else {
@@ -18,10 +19,14 @@ extension SQLiteLeagueStorage {
                     throw StorageError.tokenHashTaken
                 }
                 try db.execute(
-                    sql: "INSERT INTO tokens (id, name, role, secret_hash, created, revoked) VALUES (?, ?, ?, ?, ?, ?)",
+                    sql: """
+                        INSERT INTO tokens (id, name, role, secret_hash, created, revoked, leagues)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
                     arguments: [
                         token.id.uuidString.lowercased(), token.name, token.role.rawValue, hash,
                         token.created.millisecondsSince1970, token.revoked?.millisecondsSince1970,
+                        LeagueGrantsText.format(token.leagues),
                     ]
                 )
             }
@@ -64,7 +69,7 @@ extension SQLiteLeagueStorage {
         }
     }
 
-    private static let tokenColumns = "SELECT id, name, role, secret_hash, created, revoked FROM tokens"
+    private static let tokenColumns = "SELECT id, name, role, secret_hash, created, revoked, leagues FROM tokens"
 
     private static func token(from row: Row) throws -> StoredToken {
         let idText: String = try row.decode(atIndex: 0)
@@ -72,13 +77,20 @@ extension SQLiteLeagueStorage {
         guard let id = UUID(uuidString: idText), let role = Role(rawValue: roleText) else {
             throw StorageError.inconsistent("token row \(idText) has an invalid id or role")
         }
+        let leagues: [LeagueSlug: Role]
+        do {
+            leagues = try LeagueGrantsText.parse(try row.decode(String.self, atIndex: 6))
+        } catch {
+            throw StorageError.inconsistent("token row \(idText) has invalid leagues: \(error)")
+        }
         return StoredToken(
             id: id,
             name: try row.decode(atIndex: 1),
             role: role,
             secretHash: [UInt8](try row.decode(Data.self, atIndex: 3)),
             created: Timestamp(millisecondsSince1970: try row.decode(atIndex: 4)),
-            revoked: try row.decode(Int64?.self, atIndex: 5).map(Timestamp.init(millisecondsSince1970:))
+            revoked: try row.decode(Int64?.self, atIndex: 5).map(Timestamp.init(millisecondsSince1970:)),
+            leagues: leagues
         )
     }
 }

@@ -16,6 +16,8 @@ enum SQLiteSchema {
         migrator.registerMigration("v1-tokens", migrate: createTokens)
         migrator.registerMigration("v2-client-last-used", migrate: addClientLastUsed)
         migrator.registerMigration("v3-changeset-entities", migrate: SQLiteHistorySchema.createChangesetEntities)
+        migrator.registerMigration("v4-leagues", migrate: SQLiteLeagueSchema.createLeagues)
+        migrator.registerMigration("v4-token-leagues", migrate: SQLiteLeagueSchema.addTokenLeagues)
         return migrator
     }()
 
