@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "GoalTransport",
             dependencies: [
-                "GoalClient", "GoalWire", "GoalDeflate",
+                "GoalClient", "GoalModel", "GoalWire", "GoalDeflate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ] + nioProducts,
@@ -299,7 +299,10 @@ let package = Package(
         ),
         .testTarget(
             name: "GoalTransportTests",
-            dependencies: ["GoalTestSlots", "GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate"]
+            dependencies: [
+                "GoalTestSlots", "GoalTransport", "GoalTestSupport", "GoalClient", "GoalDeflate", "GoalModel",
+                "GoalWire",
+            ]
                 + nio("NIOCore", "NIOPosix", "NIOHTTP1", "NIOWebSocket")
                 + [.product(name: "NIOSSL", package: "swift-nio-ssl")],
             swiftSettings: strictSettings
