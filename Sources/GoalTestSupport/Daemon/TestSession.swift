@@ -30,7 +30,8 @@ public final class TestSession: Sendable {
         digest: Digest? = nil,
         stream: ClientMessage.StreamSelection = .all,
         presence: PresenceSubscription = .none,
-        protocolVersion: Int = 1
+        protocolVersion: Int = 1,
+        league: LeagueSlug? = nil
     ) async throws -> TestSession {
         try await open(
             connector: try connector ?? daemon.connector(),
@@ -41,7 +42,8 @@ public final class TestSession: Sendable {
             digest: digest,
             stream: stream,
             presence: presence,
-            protocolVersion: protocolVersion
+            protocolVersion: protocolVersion,
+            league: league
         )
     }
 
@@ -55,7 +57,8 @@ public final class TestSession: Sendable {
         digest: Digest? = nil,
         stream: ClientMessage.StreamSelection = .all,
         presence: PresenceSubscription = .none,
-        protocolVersion: Int = 1
+        protocolVersion: Int = 1,
+        league: LeagueSlug? = nil
     ) async throws -> TestSession {
         let client = try await TestWebSocketClient.connect(connector)
         let hello = ClientMessage.hello(
@@ -67,7 +70,8 @@ public final class TestSession: Sendable {
                 epoch: epoch,
                 digest: digest,
                 stream: stream,
-                presence: presence
+                presence: presence,
+                league: league
             )
         )
         try await client.send(text: hello.encoded())
