@@ -33,12 +33,14 @@ struct CloseCodeTests {
     func errorMapping() {
         let terminal: Set<WireErrorCode> = [
             .badMessage, .unknownType, .tooLarge, .notAuthenticated, .alreadyAuthenticated, .unauthorized,
-            .tokenRevoked, .protocolVersion, .sessionReplaced,
+            .tokenRevoked, .protocolVersion, .sessionReplaced, .unknownLeague, .leagueForbidden,
         ]
         for code in WireErrorCode.allCases {
             #expect(code.closeCode.isTerminal == terminal.contains(code), "\(code)")
         }
         #expect(WireErrorCode.tokenRevoked.closeCode == .tokenRevoked)
+        #expect(WireErrorCode.unknownLeague.closeCode.rawValue == 4404)
+        #expect(WireErrorCode.leagueForbidden.closeCode.rawValue == 4405)
         #expect(WireErrorCode.shuttingDown.closeCode == .goingAway)
         #expect(WireErrorCode.protocolVersion.closeCode.rawValue == 4426)
     }

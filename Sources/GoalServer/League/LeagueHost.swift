@@ -125,7 +125,7 @@ final class LeagueHost: Sendable {
         state.withLock { state in
             // An entry that is gone (failed, deleted) or was replaced by a newer load keeps no count for this one.
             guard var entry = state.loaded[runtime.slug], entry.runtime === runtime else { return }
-            entry.leases -= 1
+            entry.leases = max(0, entry.leases - 1)  // a caller's second release frees no one else's lease
             if entry.leases == 0 { entry.idleSince = .now }
             state.loaded[runtime.slug] = entry
         }
