@@ -2,7 +2,7 @@ import GoalStore
 import Logging
 import NIOCore
 
-/// Calls `wake` with the notice of every notification a committing node sends on `PostgresSchema.headChannel` (its
+/// Calls `wake` with the notice of every notification a committing node sends on its league's head channel (its
 /// version, and the batch when it fit: `PostgresHeadNotice`), and with nil once after each (re)connection (a
 /// `PostgresListener`; the woken node reads the store to find out what it missed). Notifications are best effort:
 /// goald also reads the store's head periodically, so a lost one delays cross-node fan-out by at most that period
@@ -22,7 +22,7 @@ final class PostgresHeadWatcher: Sendable {
         listener = PostgresListener(
             configuration: configuration,
             eventLoop: eventLoop,
-            channel: PostgresSchema.headChannel,
+            channel: configuration.namespace.headChannel,
             connectionID: 0,
             purpose: "other nodes' commits",
             logger: logger

@@ -64,16 +64,7 @@ extension PostgresLeagueStorage {
                     newVersion: 1,
                     movesHead: false
                 ).run(connection)
-                for token in tokens {
-                    let hash = ByteBuffer(bytes: token.secretHash)
-                    try connection.execute(
-                        """
-                        INSERT INTO tokens (id, name, role, secret_hash, created, revoked)
-                        VALUES (\(token.id.uuidString.lowercased()), \(token.name), \(token.role.rawValue), \(hash),
-                            \(token.created.millisecondsSince1970), \(token.revoked?.millisecondsSince1970))
-                        """
-                    )
-                }
+                for token in tokens { try Self.insert(token, on: connection) }
                 let head = PostgresCoding.integer(league.head)
                 let digest = ByteBuffer(bytes: league.headDigest.bytes)
                 try connection.execute(

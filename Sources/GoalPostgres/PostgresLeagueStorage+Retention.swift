@@ -3,15 +3,19 @@ public import GoalStore
 import PostgresNIO
 
 /// Pruning the changeset log: one read plans the cut, then small delete transactions interleave with appends.
-/// Only one store at a time prunes a database (a session advisory lock); another finds it taken and skips.
+/// Only one store at a time prunes a league (a session advisory lock: the int8 `pruneLock` for the default league, as
+/// before leagues; `(leaguePruneLocks, hashtext(schema))` for another); another finds it taken and skips.
 extension PostgresLeagueStorage {
     /// An arbitrary constant: the advisory lock the pruning store holds.
     static let pruneLock: Int64 = 0x676F_616C_6470_726E
+    /// The first key of the two-key advisory locks that other leagues prune under (`PostgresNodeClaim.namespace` is
+    /// another space).
+    static let leaguePruneLocks: Int32 = 0x676F_7072
 
     public func prune(now: Timestamp) throws(StorageError) -> PruneReport {
         let plan: (locked: Bool, range: (Revision, Revision)?) = try writer.withConnection("prune(now:)") {
             connection in
-            let row = try connection.run("SELECT pg_try_advisory_lock(\(Self.pruneLock))").first
+            let row = try connection.run("SELECT pg_try_advisory_lock(\(unescaped: pruneLockKeys))").first
             guard try row?.decode(Bool.self) == true else { return (false, nil) }
             return (true, try pruneRange(connection, now: now))
         }
@@ -44,8 +48,14 @@ extension PostgresLeagueStorage {
 
     private func unlockPruning() {
         _ = try? writer.withConnection("prune(now:)") { connection in  // a lost connection released the lock already
-            try connection.run("SELECT pg_advisory_unlock(\(Self.pruneLock))")
+            try connection.run("SELECT pg_advisory_unlock(\(unescaped: pruneLockKeys))")
         }
+    }
+
+    /// The keys of this league's pruning lock, as SQL (constants and a schema name of `[a-z0-9_]`: nothing to escape).
+    private var pruneLockKeys: String {
+        guard let schema = configuration.namespace.schema else { return "\(Self.pruneLock)" }
+        return "\(Self.leaguePruneLocks), hashtext('\(schema)')"
     }
 
     /// The oldest logged revision and the last one to delete; nil when nothing goes.

@@ -11,7 +11,6 @@ extension PostgresLeagueStorage {
             throw .invalidTokenHash(length: token.secretHash.count)
         }
         let hash = ByteBuffer(bytes: token.secretHash)
-        let id = token.id.uuidString.lowercased()
         try writer.withConnection("createToken(_:)") { connection in
             try connection.transaction {
                 if try !connection.run("SELECT 1 FROM tokens WHERE name = \(token.name)").isEmpty {
@@ -20,13 +19,7 @@ extension PostgresLeagueStorage {
                 if try !connection.run("SELECT 1 FROM tokens WHERE secret_hash = \(hash)").isEmpty {
                     throw StorageError.tokenHashTaken
                 }
-                try connection.execute(
-                    """
-                    INSERT INTO tokens (id, name, role, secret_hash, created, revoked)
-                    VALUES (\(id), \(token.name), \(token.role.rawValue), \(hash),
-                        \(token.created.millisecondsSince1970), \(token.revoked?.millisecondsSince1970))
-                    """
-                )
+                try Self.insert(token, on: connection)
             }
         }
     }
@@ -34,7 +27,7 @@ extension PostgresLeagueStorage {
     public func tokens() throws(StorageError) -> [StoredToken] {
         try reader.withConnection("tokens()") { connection in
             try connection.run(
-                "SELECT id, name, role, secret_hash, created, revoked FROM tokens ORDER BY created, name"
+                "SELECT \(unescaped: Self.tokenColumns) FROM tokens ORDER BY created, name"
             ).map(Self.token(from:))
         }
     }
@@ -43,7 +36,7 @@ extension PostgresLeagueStorage {
         let hash = ByteBuffer(bytes: secretHash)
         return try reader.withConnection("token(secretHash:)") { connection in
             try connection.run(
-                "SELECT id, name, role, secret_hash, created, revoked FROM tokens WHERE secret_hash = \(hash)"
+                "SELECT \(unescaped: Self.tokenColumns) FROM tokens WHERE secret_hash = \(hash)"
             ).first.map(Self.token(from:))
         }
     }
@@ -59,7 +52,7 @@ extension PostgresLeagueStorage {
                 )
                 guard
                     let row = try connection.run(
-                        "SELECT id, name, role, secret_hash, created, revoked FROM tokens WHERE name = \(name)"
+                        "SELECT \(unescaped: Self.tokenColumns) FROM tokens WHERE name = \(name)"
                     ).first
                 else {
                     throw StorageError.tokenNotFound(name)
@@ -69,12 +62,34 @@ extension PostgresLeagueStorage {
         }
     }
 
+    /// The columns `token(from:)` reads, in its order.
+    private static let tokenColumns = "id, name, role, secret_hash, created, revoked, leagues"
+
+    /// Writes one token row, its league grants as `LeagueGrantsText` (createToken, and the import's copy).
+    static func insert(_ token: StoredToken, on connection: PostgresConnection) throws {
+        let hash = ByteBuffer(bytes: token.secretHash)
+        try connection.execute(
+            """
+            INSERT INTO tokens (id, name, role, secret_hash, created, revoked, leagues)
+            VALUES (\(token.id.uuidString.lowercased()), \(token.name), \(token.role.rawValue), \(hash),
+                \(token.created.millisecondsSince1970), \(token.revoked?.millisecondsSince1970),
+                \(LeagueGrantsText.format(token.leagues)))
+            """
+        )
+    }
+
     private static func token(from row: PostgresRow) throws -> StoredToken {
-        let (idText, name, roleText, hash, created, revoked) = try row.decode(
-            (String, String, String, ByteBuffer, Int64, Int64?).self
+        let (idText, name, roleText, hash, created, revoked, grantsText) = try row.decode(
+            (String, String, String, ByteBuffer, Int64, Int64?, String).self
         )
         guard let id = UUID(uuidString: idText), let role = Role(rawValue: roleText) else {
             throw StorageError.inconsistent("token row \(idText) has an invalid id or role")
+        }
+        let grants: [LeagueSlug: Role]
+        do {
+            grants = try LeagueGrantsText.parse(grantsText)
+        } catch {
+            throw StorageError.inconsistent("token row \(idText) has unreadable league grants (\(error))")
         }
         return StoredToken(
             id: id,
@@ -82,7 +97,8 @@ extension PostgresLeagueStorage {
             role: role,
             secretHash: PostgresCoding.bytes(hash),
             created: Timestamp(millisecondsSince1970: created),
-            revoked: revoked.map(Timestamp.init(millisecondsSince1970:))
+            revoked: revoked.map(Timestamp.init(millisecondsSince1970:)),
+            leagues: grants
         )
     }
 }

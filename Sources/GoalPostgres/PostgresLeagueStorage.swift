@@ -3,7 +3,6 @@ public import GoalStore
 public import Logging
 import NIOConcurrencyHelpers
 import NIOCore
-import NIOPosix
 import PostgresNIO
 
 /// The league in a PostgreSQL database (postgres-nio): the same tables' meaning as `SQLiteLeagueStorage`, the
@@ -16,7 +15,7 @@ import PostgresNIO
 /// started by `watchHead`, only listens for other nodes' commits (`PostgresHeadWatcher`).
 ///
 /// Threading: `Sendable`; as `LeagueStorage` says. Lifetime: from `init` (which connects and migrates) until
-/// `close()`; the store owns one event-loop thread for its connections.
+/// `close()`; the store shares one event-loop thread for its connections with the league stores it opened.
 public final class PostgresLeagueStorage: SharedLeagueStorage {
     /// Where the store lives (`description` hides the password).
     public let configuration: PostgresStoreConfiguration
@@ -25,37 +24,54 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     let retention: RetentionPolicy
     let writer: PostgresLink
     let reader: PostgresLink
-    private let group: MultiThreadedEventLoopGroup
+    /// The event-loop thread, shared with the league stores this one opened (`openLeague`).
+    let loops: PostgresEventLoops
     let logger: Logger
     /// Presence between nodes (PostgresLeagueStorage+Presence.swift).
     let presence = PostgresPresenceBus()
-    var eventLoop: any EventLoop { group.next() }
+    var eventLoop: any EventLoop { loops.next }
     private let watcher = NIOLockedValueBox<PostgresHeadWatcher?>(nil)
+    /// Whether `close()` gave back this store's share of `loops` (once only).
+    private let released = NIOLockedValueBox(false)
     /// This node's id, once claimed (`claimNode`).
     let nodeClaim: PostgresNodeClaim
 
-    /// Connects, creates or upgrades the schema, and checks that the league row is readable.
+    /// Connects, creates or upgrades the schema, and checks that the league row is readable. This is the home
+    /// store: the default league's, and the league catalog (`PostgresLeagueStorage+Leagues.swift`).
     /// - Parameters:
     ///   - configuration: The server, user, password and database.
     ///   - retention: What `prune(now:)` keeps.
     ///   - logger: Connection events (connects, reconnects) at debug.
     /// - Throws: `StorageError` when the server cannot be reached or the schema is newer than this goald.
-    public init(
+    public convenience init(
         configuration: PostgresStoreConfiguration,
         retention: RetentionPolicy = .default,
         logger: Logger = Logger(label: "goald.postgres")
     ) throws(StorageError) {
+        var home = configuration
+        home.namespace = .home
+        try self.init(configuration: home, retention: retention, logger: logger, loops: PostgresEventLoops())
+    }
+
+    /// Opens the store of `configuration.namespace` on `loops` (a share of which it now holds, released by
+    /// `close()`, or here when opening fails).
+    init(
+        configuration: PostgresStoreConfiguration,
+        retention: RetentionPolicy,
+        logger: Logger,
+        loops: PostgresEventLoops
+    ) throws(StorageError) {
         self.configuration = configuration
         self.retention = retention
         self.logger = logger
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let loop = group.next()
+        self.loops = loops
+        let loop = loops.next
         writer = PostgresLink(name: "writer", configuration: configuration, eventLoop: loop, logger: logger)
         reader = PostgresLink(name: "reader", configuration: configuration, eventLoop: loop, logger: logger)
         nodeClaim = PostgresNodeClaim(configuration: configuration, eventLoop: loop, logger: logger)
         do {
             try writer.withConnection("open") { connection in
-                try PostgresSchema.migrate(connection, epoch: .random())
+                try PostgresSchema.migrate(connection, epoch: .random(), namespace: configuration.namespace)
                 _ = try PostgresReader.bounds(connection)
             }
         } catch {
@@ -92,7 +108,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     public func watchHead(_ wake: @escaping @Sendable (HeadNotice?) -> Void) {
         let started = PostgresHeadWatcher(
             configuration: configuration,
-            eventLoop: group.next(),
+            eventLoop: loops.next,
             logger: logger,
             wake: wake
         )
@@ -140,14 +156,17 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         shutDown()
     }
 
+    /// Claims the node id database-wide; a league store's claim is the home store's, so it does nothing.
     public func claimNode(_ nodeID: String, holder: String) async throws(StorageError) {
+        guard configuration.namespace == .home else { return }
         try await nodeClaim.claim(nodeID, holder: holder)
     }
 
     /// True while this store holds the node id it claimed (false while its connection is lost).
     package var holdsNodeClaim: Bool { nodeClaim.isHolding }
 
-    /// Closes both connections and stops the store's event loop. Idempotent.
+    /// Closes both connections and gives back the store's share of the event loop (the last share stops it).
+    /// Idempotent.
     ///
     /// The LISTEN tasks (other nodes' commits, presence) are cancelled, but one may still be connecting or closing a
     /// connection on the store's event loop; shutting the loop down under it makes NIO refuse that work ("Cannot
@@ -159,14 +178,19 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         if let claiming = nodeClaim.stop() { tasks.append(claiming) }
         writer.close()
         reader.close()
-        let group = self.group
+        guard
+            !released.withLockedValue({ released in
+                defer { released = true }
+                return released
+            })
+        else { return }
+        let loops = self.loops
         let stopping = tasks
         Task {
             await BoundedWait.wait(atMost: .seconds(10)) {
                 for task in stopping { await task.value }
             }
-            // Already shut down by an earlier close: nothing left to release.
-            try? await group.shutdownGracefully()  // see above
+            await loops.release()
         }
     }
 }

@@ -153,7 +153,8 @@ extension PostgresLink {
 }
 
 extension PostgresStoreConfiguration {
-    /// postgres-nio's configuration for this store: TLS as the URL says, a 5 s connect timeout, `application_name`.
+    /// postgres-nio's configuration for this store: TLS as the URL says, a 5 s connect timeout, `application_name`,
+    /// and a league's `search_path` (`PostgresLeagueNamespace`).
     func connectionConfiguration() throws -> PostgresConnection.Configuration {
         let connectionTLS: PostgresConnection.Configuration.TLS
         switch tls {
@@ -170,6 +171,8 @@ extension PostgresStoreConfiguration {
         )
         result.options.connectTimeout = .seconds(5)
         result.options.additionalStartupParameters = [("application_name", "goald")]
+        // A league's connections see its schema only (PostgreSQL takes any setting as a startup parameter).
+        if let schema = namespace.schema { result.options.additionalStartupParameters.append(("search_path", schema)) }
         return result
     }
 }

@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
-/// Presence between goald nodes over PostgreSQL: LISTENs on `PostgresSchema.presenceChannel` (a
+/// Presence between goald nodes over PostgreSQL: LISTENs on the league's presence channel (a
 /// `PostgresListener`, reconnecting on its own) and publishes with `pg_notify` on the same connection, in order,
 /// from a bounded buffer (the newest 1,024 payloads; older ones are dropped when the database is slower than the
 /// announcements: every node re-sends its full list periodically). `receive(nil)` follows every (re)connection.
@@ -35,7 +35,7 @@ final class PostgresPresenceBus: Sendable {
         let listener = PostgresListener(
             configuration: configuration,
             eventLoop: eventLoop,
-            channel: PostgresSchema.presenceChannel,
+            channel: configuration.namespace.presenceChannel,
             connectionID: 1,
             purpose: "other nodes' presence",
             logger: logger,
@@ -47,7 +47,7 @@ final class PostgresPresenceBus: Sendable {
                 guard let connection = listener.connection else { continue }
                 do {
                     _ = try await connection.query(
-                        "SELECT pg_notify(\(PostgresSchema.presenceChannel), \(payload))",
+                        "SELECT pg_notify(\(configuration.namespace.presenceChannel), \(payload))",
                         logger: PostgresLink.quiet
                     )
                 } catch {

@@ -7,7 +7,9 @@ import PostgresNIO
 /// the changeset log with each frame's exact bytes, the exactly-once table, tokens.
 ///
 /// Several nodes may start at once: the migrations run in one transaction under a transaction-level advisory
-/// lock, so one node creates the schema and the others find it done.
+/// lock, so one node creates the schema and the others find it done. Every league's schema gets the same
+/// migrations (`PostgresLeagueNamespace`); its `tokens`, `goald_nodes` and `goald_leagues` stay empty (the home
+/// schema's are the database's).
 enum PostgresSchema {
     /// Every migration, in order; the index + 1 is its version.
     static let migrations: [(name: String, sql: [String])] = [
@@ -147,6 +149,22 @@ enum PostgresSchema {
                 """
             ]
         ),
+        (
+            "v7-leagues",
+            [
+                // A token's league grants (`LeagueGrantsText`); '' for a token of every league, as every token before.
+                "ALTER TABLE tokens ADD COLUMN IF NOT EXISTS leagues TEXT NOT NULL DEFAULT ''",
+                // The other leagues (`PostgresLeagueStorage+Leagues.swift`), each in its own schema; a row for
+                // `default` only once it was renamed. Made in every schema, read only in the home one.
+                """
+                CREATE TABLE IF NOT EXISTS goald_leagues (
+                    slug TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    created BIGINT NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The channel a committing transaction notifies with its new version (delivered at commit).
@@ -158,36 +176,49 @@ enum PostgresSchema {
     /// An arbitrary constant: the advisory lock every goald takes while it migrates.
     static let migrationLock: Int64 = 0x676F_616C_6473_6368
 
-    /// Creates or upgrades the schema; a database whose schema is newer than this goald is refused.
-    static func migrate(_ connection: PostgresConnection, epoch: LeagueEpoch) throws {
-        try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
-            try connection.execute(
-                """
-                CREATE TABLE IF NOT EXISTS goald_schema (
-                    version INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL,
-                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
-                )
-                """
+    /// Creates or upgrades the schema of `namespace` (the connection's `search_path` says where); a database whose
+    /// schema is newer than this goald is refused.
+    static func migrate(
+        _ connection: PostgresConnection,
+        epoch: LeagueEpoch,
+        namespace: PostgresLeagueNamespace = .home
+    ) throws {
+        try connection.transaction { try migrateInTransaction(connection, epoch: epoch, namespace: namespace) }
+    }
+
+    /// `migrate`'s work inside a transaction the caller opened (`createLeague` adds a league's row and schema in the
+    /// same one).
+    static func migrateInTransaction(
+        _ connection: PostgresConnection,
+        epoch: LeagueEpoch,
+        namespace: PostgresLeagueNamespace
+    ) throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(migrationLock))")
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS goald_schema (
+                version INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
             )
-            let applied = try connection.run("SELECT COALESCE(MAX(version), 0) FROM goald_schema")
-            let version = try applied.first?.decode(Int32.self) ?? 0
-            guard Int(version) <= migrations.count else {
-                throw StorageError.schemaTooNew(path: "PostgreSQL schema version \(version)")
+            """
+        )
+        let applied = try connection.run("SELECT COALESCE(MAX(version), 0) FROM goald_schema")
+        let version = try applied.first?.decode(Int32.self) ?? 0
+        guard Int(version) <= migrations.count else {
+            throw StorageError.schemaTooNew(path: "PostgreSQL schema version \(version)")
+        }
+        for (index, migration) in migrations.enumerated() where index + 1 > Int(version) {
+            for statement in migration.sql {
+                try connection.execute(PostgresQuery(unsafeSQL: namespace.statement(statement)))
             }
-            for (index, migration) in migrations.enumerated() where index + 1 > Int(version) {
-                for statement in migration.sql {
-                    try connection.execute(PostgresQuery(unsafeSQL: statement))
-                }
-                let number = Int32(index + 1)
-                try connection.execute("INSERT INTO goald_schema (version, name) VALUES (\(number), \(migration.name))")
-                if index == 0 {
-                    let genesis = ByteBuffer(bytes: Digest.genesis.bytes)
-                    try connection.execute(
-                        "INSERT INTO league (id, epoch, head_revision, head_digest) VALUES (1, \(epoch.rawValue), 0, \(genesis))"
-                    )
-                }
+            let number = Int32(index + 1)
+            try connection.execute("INSERT INTO goald_schema (version, name) VALUES (\(number), \(migration.name))")
+            if index == 0 {
+                let genesis = ByteBuffer(bytes: Digest.genesis.bytes)
+                try connection.execute(
+                    "INSERT INTO league (id, epoch, head_revision, head_digest) VALUES (1, \(epoch.rawValue), 0, \(genesis))"
+                )
             }
         }
     }

@@ -21,6 +21,9 @@ public struct PostgresStoreConfiguration: Sendable, Equatable, CustomStringConve
     public var password: String?
     public var database: String
     public var tls: TLSMode
+    /// The league whose tables the connections use (`search_path`); `.home` (the default league) unless the store
+    /// was opened by `openLeague`.
+    var namespace = PostgresLeagueNamespace.home
 
     public init(
         host: String,
@@ -77,9 +80,10 @@ public struct PostgresStoreConfiguration: Sendable, Equatable, CustomStringConve
         )
     }
 
-    /// The URL without its password.
+    /// The URL without its password (and the league's schema, for a league other than the default one).
     public var description: String {
         "postgres://\(username)@\(host):\(port)/\(database)" + (tls == .require ? "?sslmode=require" : "")
+            + (namespace.schema.map { " (schema \($0))" } ?? "")
     }
 
     /// `text` with any password between `user:` and `@` replaced by `***`.
