@@ -6,14 +6,16 @@ import GoalServer
 import GoalStore
 
 extension Goald {
-    /// `goald migrate --from FILE --to postgres://…`: copies a SQLite league into an empty PostgreSQL database.
+    /// `goald migrate --from FILE --to postgres://…`: copies a SQLite home database (the default league, the tokens)
+    /// and every league of its catalog into an empty PostgreSQL database, each league into its own schema.
     struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Copy a SQLite league (goald.sqlite) into an empty PostgreSQL database.",
-            discussion: "Same revisions, frames, digests, exactly-once records, tokens and epoch: clients resume on "
-                + "a goald using the PostgreSQL store without a snapshot. Stop the goald using the file first. The "
-                + "password: GOALD_STORE_PASSWORD or store.passwordFile (never a flag). The copy is one transaction "
-                + "and is checked against the source afterwards."
+            abstract: "Copy a SQLite state (goald.sqlite and its leagues) into an empty PostgreSQL database.",
+            discussion: "Every league keeps its revisions, frames, digests, exactly-once records and epoch, and the "
+                + "tokens their league grants: clients resume on a goald using the PostgreSQL store without a "
+                + "snapshot. Stop the goald using the file first. The password: GOALD_STORE_PASSWORD or "
+                + "store.passwordFile (never a flag). Each league's copy is one transaction and is checked against "
+                + "its source afterwards; if one fails, drop the database and run again."
         )
 
         @OptionGroup var state: StateOptions
@@ -39,8 +41,12 @@ extension Goald {
             defer { try? sqlite.close() }  // read only; nothing of the copy depends on closing it
             let league = try sqlite.recover()
             let tokens = try sqlite.tokens()
+            let leagues = try sqlite.leagues()
             let postgres = try PostgresLeagueStorage(configuration: target)
             defer { try? postgres.close() }  // the copy is committed or rolled back before this
+            guard try postgres.leagues().count == 1 else {
+                throw CommandFailure("\(target) already holds leagues; migrate into an empty database")
+            }
             try postgres.importLeague(league, tokens: tokens) { after throws(StorageError) in
                 try sqlite.backlog(after: after, upTo: league.head, limit: 2_000)
             }
@@ -53,13 +59,46 @@ extension Goald {
                     + "\(league.state.clientRecordCount) client instances, \(tokens.count) tokens, \(retained)"
             )
             context.output("  epoch \(league.epoch) (kept: clients resume without a snapshot)")
+            for info in leagues {
+                if info.slug.isDefault {
+                    if info.name.value != LeagueInfo.defaultName {
+                        _ = try postgres.renameLeague(.default, to: info.name)
+                    }
+                    continue
+                }
+                let copied = try Self.copyLeague(info, of: sqlite, into: postgres)
+                context.output(
+                    "  league \(info.slug) (\(info.name)): head revision \(copied.head), epoch \(copied.epoch) kept"
+                )
+            }
             context.output("Start goald with --store \(target) (the password as above).")
         }
 
-        /// The copy must recover to the same league and hold the same log bytes.
+        /// Copies one league of the SQLite catalog into a new schema of its own, and checks the copy.
+        /// - Returns: The source league.
+        private static func copyLeague(
+            _ info: LeagueInfo,
+            of sqlite: SQLiteLeagueStorage,
+            into postgres: PostgresLeagueStorage
+        ) throws -> DurableLeague {
+            let source = try sqlite.openLeague(info.slug)
+            defer { try? source.close() }  // read only; nothing of the copy depends on closing it
+            let league = try source.recover()
+            try postgres.createLeague(info)
+            let copy = try postgres.openLeagueStore(info.slug)
+            defer { try? copy.close() }  // the copy is committed or rolled back before this
+            try copy.importLeague(league, tokens: []) { after throws(StorageError) in
+                try source.backlog(after: after, upTo: league.head, limit: 2_000)
+            }
+            try check(copy: copy, of: source, league: league)
+            return league
+        }
+
+        /// The copy must recover to the same league and hold the same log bytes (and the same tokens: the home
+        /// database's, none in another league's).
         private static func check(
             copy: PostgresLeagueStorage,
-            of source: SQLiteLeagueStorage,
+            of source: any LeagueStorage,
             league: DurableLeague
         )
             throws
