@@ -1,7 +1,8 @@
 // The page: asks for a token once (kept in this browser's localStorage, sent only inside the WebSocket hello,
 // never in a URL), connects the stream, and draws rankings, matches and the connection state. Editors (and
 // admins) get +/- goal buttons and an add-match form; refusals are worded as goal-client words them.
-// `?tv`: large type, rankings beside the last matches, no controls.
+// `?tv`: large type, rankings beside the last matches, no controls. At /l/<league>/ goald names the league in
+// <meta name="goald-league"> (and the title and heading); the hello then asks for that league, else the default one.
 
 import { refusalText } from "./refusal.js";
 import { Stream } from "./stream.js";
@@ -11,6 +12,8 @@ const TOKEN_KEY = "goald.token";
 const TV_MATCHES = 12;
 const tv = new URLSearchParams(location.search).has("tv");
 const $ = (selector) => document.querySelector(selector);
+const leagueId = document.querySelector('meta[name="goald-league"]')?.content || null;
+const TITLE = leagueId ? `${leagueId} · goald league` : "goald league";
 
 let stream = null;
 let changed = new Set();
@@ -123,7 +126,7 @@ function drawStatus() {
   if (connection.phase === "live") text += ` · r${revision}` + (connection.role ? ` · ${connection.role}` : "");
   if (connection.detail && connection.phase !== "live") text += ` (${connection.detail})`;
   node.textContent = text;
-  document.title = `${connection.phase === "live" ? "" : "(" + text + ") "}goald league`;
+  document.title = `${connection.phase === "live" ? "" : "(" + text + ") "}${TITLE}`;
 }
 
 function showAlert(text) {
@@ -197,9 +200,14 @@ function start(token) {
         localStorage.removeItem(TOKEN_KEY);
         showAlert(`this token was refused (${code === 4401 ? "unknown" : "revoked"}); enter another`);
         $("#login").hidden = false;
+      } else if (code === 4404) {
+        showAlert(`there is no league ${leagueId || "default"} on this server`);
+      } else if (code === 4405) {
+        showAlert(`this token is not allowed in league ${leagueId || "default"}; enter another`);
+        $("#login").hidden = false;
       }
     },
-  });
+  }, leagueId);
   stream.start();
 }
 

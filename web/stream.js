@@ -56,9 +56,11 @@ export class Stream {
   /**
    * @param {string} token the bearer token (sent in hello, never in a URL)
    * @param {object} handlers onState(state), onChange(changes, changeset), onReset(), onAnswer(answer)
+   * @param {string|null} leagueId the league to follow (hello's `league`); null: the default league (none sent)
    */
-  constructor(token, handlers) {
+  constructor(token, handlers, leagueId = null) {
     this.token = token;
+    this.leagueId = leagueId;
     this.handlers = handlers;
     this.league = new League();
     this.instance = crypto.randomUUID();
@@ -113,6 +115,7 @@ export class Stream {
     socket.onopen = () => {
       if (socket !== this.socket) return;
       const hello = { type: "hello", protocol: PROTOCOL, token: this.token, client_instance: this.instance, stream: "all" };
+      if (this.leagueId) hello.league = this.leagueId;
       const position = this.league.position();
       if (position) Object.assign(hello, position);
       socket.send(JSON.stringify(hello));

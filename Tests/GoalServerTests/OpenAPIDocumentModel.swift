@@ -4,7 +4,7 @@ import Foundation
 /// docs/openapi.yaml as the drift tests read it: the operations (path template, method) and each one's documented
 /// response statuses. Value type; immutable.
 struct OpenAPIDocumentModel {
-    /// `"METHOD /api/v1/path/{id}"` → the documented statuses.
+    /// `"METHOD /api/v1/path/{id}"` (or `…/leagues/{league}/…`) → the documented statuses.
     let operations: [String: Set<Int>]
 
     /// The document goald serves (the embedded JSON), parsed once.
@@ -50,6 +50,7 @@ struct OpenAPIDocumentModel {
         let templates = Set(documented.union(routed).map { String($0.split(separator: " ")[1]) })
         for template in templates.sorted() {
             let path = template.replacingOccurrences(of: "{id}", with: UUID().uuidString.lowercased())
+                .replacingOccurrences(of: "{league}", with: "office")
             let methods = documented.filter { $0.hasSuffix(" " + template) }.map { String($0.split(separator: " ")[0]) }
             for method in ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"] {
                 let answer = RESTRouteTable.resolve(method: method, path: path)
@@ -83,7 +84,7 @@ struct OpenAPIDocumentModel {
             guard pieces[0] == method else { continue }
             let template = pieces[1].split(separator: "/", omittingEmptySubsequences: true)
             guard template.count == segments.count else { continue }
-            if zip(template, segments).allSatisfy({ $0 == "{id}" || $0 == $1 }) { return statuses }
+            if zip(template, segments).allSatisfy({ $0.hasPrefix("{") || $0 == $1 }) { return statuses }
         }
         return nil
     }

@@ -15,7 +15,8 @@ import ServiceLifecycle
 ///   catalog, and the factory for the leagues it loads on first use.
 /// - `ServerPipeline` (every accepted connection): the connection limiter, the refusal log, the metrics, the limits,
 ///   whether permessage-deflate is offered, `HTTPRequestHandler.Collaborators` (the health report, metrics, tokens,
-///   thread pool, limits and `RESTAPI.Collaborators`: engine, tokens, thread pool, `RESTContext`) and the session's.
+///   thread pool, limits and `RESTAPI.Collaborators`: the leagues, tokens, thread pool, `RESTContext`, the clock) and
+///   the session's.
 /// - The services run in the daemon's own `ServiceGroup`: `Maintenance` (tokens, the leagues, thread pool, metrics)
 ///   and `PresenceService` (the default league's presence registry; other leagues' run while they are loaded).
 /// - Every session (`SessionCollaborators`): the leagues, tokens, connection limiter, metrics, limits, node id,
@@ -91,11 +92,12 @@ struct DaemonComposition: Sendable {
             adjustQueuedBytes: { queuedBytes.adjust(by: $0) }
         )
         let rest = RESTAPI.Collaborators(
-            engine: defaultLeague.engine,
+            leagues: leagues,
             tokens: tokens,
             threadPool: threadPool,
             context: RESTContext(anonymousRole: configuration.httpAnonymousRole),
-            overloadedRetryMilliseconds: limits.overloadedRetryMilliseconds
+            overloadedRetryMilliseconds: limits.overloadedRetryMilliseconds,
+            clock: parts.clock
         )
         let http = HTTPRequestHandler.Collaborators(
             health: HealthReport(
@@ -104,7 +106,8 @@ struct DaemonComposition: Sendable {
                 connections: connections,
                 nodeID: nodeID,
                 epoch: recovered.epoch,
-                storeKind: storage.kind
+                storeKind: storage.kind,
+                leagues: leagues
             ),
             metrics: metrics,
             tokens: tokens,

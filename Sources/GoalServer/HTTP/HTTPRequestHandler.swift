@@ -6,8 +6,8 @@ import NIOHTTP1
 import NIOPosix
 
 /// Answers the plain HTTP requests on the daemon's port (HEAD as GET without the body): `GET /healthz`, `GET /metrics` (admin token in
-/// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), the league page (`GET /` and
-/// `/web/…`, `Web/HTTPRequestHandler+Web.swift`), and 404 for anything else.
+/// `Authorization: Bearer …`, or any caller on the loopback-only metrics listener), the league page (`GET /`,
+/// `/l/<league>/` and `/web/…`, `Web/HTTPRequestHandler+Web.swift`), and 404 for anything else.
 /// WebSocket upgrades at `/v1/stream` never reach it: the upgrader takes them first. Requests under `/api/v1/`
 /// go to the HTTP API (`RESTAPI/`, `HTTPRequestHandler+RESTAPI.swift`).
 ///
@@ -105,7 +105,8 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                 head,
                 .notFound,
                 body: text(
-                    "not found: goald serves GET / (the league page), wss://…/v1/stream, /api/v1/, GET /healthz "
+                    "not found: goald serves GET / and /l/<league>/ (the league page), wss://…/v1/stream, /api/v1/, "
+                        + "GET /healthz "
                         + "and GET /metrics\n"
                 )
             )
@@ -169,7 +170,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     ) {
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: contentType)
-        if status != .notModified { headers.add(name: "content-length", value: String(body.count)) }
+        // 304 and 204 carry no body and no Content-Length (RFC 9110 §8.6).
+        let bodiless = status == .notModified || status == .noContent
+        if !bodiless { headers.add(name: "content-length", value: String(body.count)) }
         headers.add(contentsOf: extraHeaders)
         let keepAlive = request.isKeepAlive && !close
         if !keepAlive { headers.add(name: "connection", value: "close") }
@@ -178,7 +181,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             promise: nil
         )
         // HEAD gets GET's headers, Content-Length included, and no body (RFC 9110 §9.3.2).
-        if status != .notModified, request.method != .HEAD {
+        if !bodiless, request.method != .HEAD {
             var buffer = context.channel.allocator.buffer(capacity: body.count)
             buffer.writeBytes(body)
             context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)

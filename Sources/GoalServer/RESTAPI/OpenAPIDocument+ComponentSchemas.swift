@@ -4,6 +4,89 @@ extension OpenAPIDocument {
     static let componentSchemas = #"""
         {
          "schemas": {
+          "League": {
+           "type": "object",
+           "required": [
+            "id",
+            "name",
+            "created",
+            "role"
+           ],
+           "additionalProperties": false,
+           "properties": {
+            "id": {
+             "type": "string",
+             "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+             "maxLength": 40
+            },
+            "name": {
+             "type": "string",
+             "minLength": 1
+            },
+            "created": {
+             "type": "string",
+             "format": "date-time",
+             "description": "When the league was created (RFC 3339, UTC, to the second)."
+            },
+            "role": {
+             "type": "string",
+             "enum": [
+              "viewer",
+              "editor",
+              "admin"
+             ],
+             "description": "The caller's role in this league."
+            }
+           }
+          },
+          "LeagueList": {
+           "type": "object",
+           "required": [
+            "leagues"
+           ],
+           "additionalProperties": false,
+           "properties": {
+            "leagues": {
+             "type": "array",
+             "items": {
+              "$ref": "#/components/schemas/League"
+             }
+            }
+           }
+          },
+          "LeagueBody": {
+           "type": "object",
+           "required": [
+            "id",
+            "name"
+           ],
+           "properties": {
+            "id": {
+             "type": "string",
+             "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+             "minLength": 1,
+             "maxLength": 40
+            },
+            "name": {
+             "type": "string",
+             "minLength": 1,
+             "description": "A league's name follows a player name's rules (see PlayerBody); a name breaking them is 400."
+            }
+           }
+          },
+          "LeagueRenameBody": {
+           "type": "object",
+           "required": [
+            "name"
+           ],
+           "properties": {
+            "name": {
+             "type": "string",
+             "minLength": 1,
+             "description": "A league's name follows a player name's rules (see PlayerBody); a name breaking them is 400."
+            }
+           }
+          },
           "Player": {
            "type": "object",
            "required": [

@@ -11,6 +11,28 @@ extension OpenAPIDocument {
           }
          },
          "parameters": {
+          "LeagueInPath": {
+           "name": "league",
+           "in": "path",
+           "required": true,
+           "description": "A league's id (1–40 of a–z, 0–9 and single hyphens); an id that cannot be one, or names no league, is 404 (unknown_league) for a token of every league; a token without a role there gets 403 (league_forbidden).",
+           "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 40
+           }
+          },
+          "LeagueIDInPath": {
+           "name": "id",
+           "in": "path",
+           "required": true,
+           "description": "A league's id (1–40 of a–z, 0–9 and single hyphens).",
+           "schema": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 40
+           }
+          },
           "EntityID": {
            "name": "id",
            "in": "path",
@@ -84,6 +106,36 @@ extension OpenAPIDocument {
           }
          },
          "responses": {
+          "InvalidLeague": {
+           "description": "The body is not of the documented shape, the id is not a league id or the name breaks a rule; the message says which (code: invalid).",
+           "content": {
+            "application/json": {
+             "schema": {
+              "$ref": "#/components/schemas/Error"
+             }
+            }
+           }
+          },
+          "OperatorOnly": {
+           "description": "Only an operator token (admin of every league) manages leagues (code: operator_only).",
+           "content": {
+            "application/json": {
+             "schema": {
+              "$ref": "#/components/schemas/Error"
+             }
+            }
+           }
+          },
+          "UnknownLeague": {
+           "description": "No league with this id (code: unknown_league).",
+           "content": {
+            "application/json": {
+             "schema": {
+              "$ref": "#/components/schemas/Error"
+             }
+            }
+           }
+          },
           "NotModified": {
            "description": "If-None-Match names the current revision; no body.",
            "headers": {
@@ -118,7 +170,7 @@ extension OpenAPIDocument {
            }
           },
           "Forbidden": {
-           "description": "The token's role does not allow the write (code: unauthorized).",
+           "description": "The token's role in the league does not allow the write (code: unauthorized), or the token has no role in the league (code: league_forbidden).",
            "content": {
             "application/json": {
              "schema": {
@@ -128,7 +180,7 @@ extension OpenAPIDocument {
            }
           },
           "NotFound": {
-           "description": "No entity with that id (code: not_found).",
+           "description": "No entity with that id (code: not_found), or no league with that id (code: unknown_league).",
            "content": {
             "application/json": {
              "schema": {

@@ -37,6 +37,9 @@ extension OpenAPIDocument {
             "401": {
              "$ref": "#/components/responses/Unauthenticated"
             },
+            "403": {
+             "$ref": "#/components/responses/Forbidden"
+            },
             "503": {
              "$ref": "#/components/responses/Unavailable"
             }
@@ -64,6 +67,9 @@ extension OpenAPIDocument {
             },
             "401": {
              "$ref": "#/components/responses/Unauthenticated"
+            },
+            "403": {
+             "$ref": "#/components/responses/Forbidden"
             },
             "503": {
              "$ref": "#/components/responses/Unavailable"

@@ -66,6 +66,9 @@ extension OpenAPIDocument {
             "401": {
              "$ref": "#/components/responses/Unauthenticated"
             },
+            "403": {
+             "$ref": "#/components/responses/Forbidden"
+            },
             "503": {
              "$ref": "#/components/responses/Unavailable"
             }
@@ -93,6 +96,9 @@ extension OpenAPIDocument {
             },
             "401": {
              "$ref": "#/components/responses/Unauthenticated"
+            },
+            "403": {
+             "$ref": "#/components/responses/Forbidden"
             },
             "503": {
              "$ref": "#/components/responses/Unavailable"

@@ -6,7 +6,7 @@ import Foundation
 /// when it and docs/openapi.yaml differ. Stateless.
 enum OpenAPIDocument {
     static let json: String = {
-        let paths = [pathsPlayers, pathsMatches, pathsOther]
+        let paths = [pathsPlayers, pathsMatches, pathsOther, pathsLeaguePlayers, pathsLeagueMatches, pathsLeagues]
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).dropFirst().dropLast() }
             .filter { !$0.allSatisfy(\.isWhitespace) }
             .joined(separator: ",")

@@ -13,7 +13,12 @@ import Synchronization
 struct RESTWrite {
     let api: RESTAPI
     let head: HTTPRequestHead
-    let caller: RESTAPI.Caller
+    /// The caller's name: its changesets' author, and the scope of its `Idempotency-Key`s.
+    let author: String
+    /// The caller's role in this league.
+    let role: Role
+    /// The league's engine: the write is its decision.
+    let engine: Engine
     /// The durable league when the request arrived: existence and `If-Match` are checked on it.
     let state: LeagueState
 
@@ -23,7 +28,7 @@ struct RESTWrite {
         // Only a create uses the key: PUT is a full replace (idempotent by itself) and a retried DELETE answers 404.
         var key: RESTIdempotencyKey?
         if route == .createPlayer || route == .createMatch, let text = head.headers.first(name: "idempotency-key") {
-            guard let parsed = RESTIdempotencyKey(text, author: caller.author) else {
+            guard let parsed = RESTIdempotencyKey(text, author: author) else {
                 return api.answer(
                     .error(
                         .badRequest,
@@ -129,7 +134,8 @@ struct RESTWrite {
                 return submit(.deleteMatch(id: match.id), base: base(match.revision), key: nil) { _ in
                     .entity(.ok, deleted, revision: match.revision)
                 }
-            case .openAPIDocument, .listPlayers, .listMatches, .rankings, .methodNotAllowed, .unknownPath:
+            case .openAPIDocument, .listPlayers, .listMatches, .rankings, .listLeagues, .createLeague, .renameLeague,
+                .deleteLeague, .methodNotAllowed, .unknownPath:
                 return api.answer(.error(.internalServerError, code: .`internal`, "not a write"))
             }
         } catch {
@@ -192,12 +198,12 @@ struct RESTWrite {
         let answer = RESTPendingAnswer(promise: api.eventLoop.makePromise())
         let request = MutationRequest(
             mutation: Mutation(id: id, base: base, action: action),
-            author: caller.author,
-            role: caller.role,
+            author: author,
+            role: role,
             replyTo: ReplyAddress(shard: 0, session: 0),  // unused: `direct` answers
             direct: DirectReply { message, after in answer.complete(.success((message, after))) }
         )
-        guard collaborators.engine.submit(request) else {
+        guard engine.submit(request) else {
             return api.answer(Self.overloaded(retryAfterMilliseconds: collaborators.overloadedRetryMilliseconds))
         }
         let timeout = api.eventLoop.scheduleTask(in: RESTAPI.answerTimeout) {

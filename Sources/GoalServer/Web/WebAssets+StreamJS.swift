@@ -60,9 +60,11 @@ extension WebAssets {
           /**
            * @param {string} token the bearer token (sent in hello, never in a URL)
            * @param {object} handlers onState(state), onChange(changes, changeset), onReset(), onAnswer(answer)
+           * @param {string|null} leagueId the league to follow (hello's `league`); null: the default league (none sent)
            */
-          constructor(token, handlers) {
+          constructor(token, handlers, leagueId = null) {
             this.token = token;
+            this.leagueId = leagueId;
             this.handlers = handlers;
             this.league = new League();
             this.instance = crypto.randomUUID();
@@ -117,6 +119,7 @@ extension WebAssets {
             socket.onopen = () => {
               if (socket !== this.socket) return;
               const hello = { type: "hello", protocol: PROTOCOL, token: this.token, client_instance: this.instance, stream: "all" };
+              if (this.leagueId) hello.league = this.leagueId;
               const position = this.league.position();
               if (position) Object.assign(hello, position);
               socket.send(JSON.stringify(hello));

@@ -29,6 +29,18 @@ public struct RESTErrorCode: Hashable, Sendable, RawRepresentable {
     public static let overloaded = RESTErrorCode(rawValue: "overloaded")
     /// 503: the store could not be read.
     public static let storeUnavailable = RESTErrorCode(rawValue: "store_unavailable")
+    /// 404: no league with this id (or the id cannot be one); the WebSocket's `unknown_league`.
+    public static let unknownLeague = RESTErrorCode(rawValue: "unknown_league")
+    /// 403: the token has no role in this league; the WebSocket's `league_forbidden`.
+    public static let leagueForbidden = RESTErrorCode(rawValue: "league_forbidden")
+    /// 403: only an operator token (admin of every league) may create, rename or delete leagues.
+    public static let operatorOnly = RESTErrorCode(rawValue: "operator_only")
+    /// 409: a league with this id exists already.
+    public static let leagueExists = RESTErrorCode(rawValue: "league_exists")
+    /// 409: the default league cannot be deleted.
+    public static let defaultLeague = RESTErrorCode(rawValue: "default_league")
+    /// 501: this daemon's store keeps one league only (it has no league catalog).
+    public static let leaguesUnsupported = RESTErrorCode(rawValue: "leagues_unsupported")
     /// 500: goald failed internally.
     public static let `internal` = RESTErrorCode(rawValue: "internal")
 }

@@ -40,6 +40,22 @@ public struct RESTMatchBody: Hashable, Sendable {
     }
 }
 
+/// The body of `POST /api/v1/leagues` (`id` and `name`, strings) and of `PATCH /api/v1/leagues/{id}` (`name`
+/// only). The texts are checked by the caller (`LeagueSlug`, `PlayerName`'s rules), which words the 400.
+public struct RESTLeagueBody: Hashable, Sendable {
+    /// The new league's id; nil when the body is read without one (PATCH).
+    public let id: String?
+    public let name: String
+
+    /// Reads a body in `format`; `id` is required when `withID`. Every shape error is a `RESTBodyError` naming
+    /// the field.
+    public init(_ bytes: [UInt8], format: RESTBodyFormat, withID: Bool) throws(RESTBodyError) {
+        let fields = try RESTRequestFields(bytes, format: format)
+        id = withID ? try fields.string("id") : nil
+        name = try fields.string("name")
+    }
+}
+
 /// The fields of a request body, read from JSON (GoalWire's strict parser) or from a form.
 private enum RESTRequestFields {
     case json([(key: String, value: JSONValue)])
