@@ -25,10 +25,11 @@ import traceback
 
 import soak_checks
 import soak_hostile
+import soak_leagues
 import soak_report
-from soak_clients import Ledger, League, Reader, Writer, read_snapshot, seeded_uuid
+from soak_clients import Ledger, League, Reader, Writer, apply_actions, read_snapshot, seeded_uuid
 from soak_daemon import Cluster, Postgres, signal_name
-from soak_ws import WSClient, WSClosed
+from soak_ws import WSClosed
 
 PHASES = ["stalled-reader", "mixed", "leak"]
 
@@ -51,6 +52,7 @@ class Harness:
         self.token_lock = threading.Lock()
         self.writers = []
         self.readers = []
+        self.sides = []  # soak_leagues.LeagueSide: the leagues beside the default one (--leagues N: N - 1 of them)
         self.outcomes = []  # (episode, ok, text)
         self.skipped = []
         self.episode_threads = []
@@ -171,6 +173,9 @@ class Harness:
             if command is None:
                 log(f"!!! PostgreSQL restarts will be SKIPPED: {why}")
         extra = list(self.args.set or [])
+        if self.args.leagues > 1 and not any(item.startswith("leagues.idleSeconds=") for item in extra):
+            # the other leagues are unloaded soon after their clients leave, within the open-files check's grace
+            extra.append(f"leagues.idleSeconds={soak_leagues.IDLE_SECONDS}")
         self.cluster = Cluster(self.args.goald, workdir, self.args.nodes, store_url, self.args.log_level, extra)
         self.cluster.start()
         time.sleep(1.0)
@@ -187,11 +192,7 @@ class Harness:
         """40 players and 6 matches of 20 against 20 (so one adjust_goals changeset is ~8 KB), goals at 500."""
         rng = random.Random(self.seed + 17)
         node = self.nodes[0]
-        client = WSClient(node.port, node.context, timeout=10.0)
-        client.open()
         instance = seeded_uuid(rng)
-        client.send_json({"type": "hello", "protocol": 2, "token": self.cluster.admin_token,
-                          "client_instance": instance, "stream": "acks"})
         actions = []
         players = []
         for i in range(self.args.players):
@@ -206,30 +207,7 @@ class Harness:
                             "away_players": shuffled[half:2 * half], "home_goals": 500, "away_goals": 500})
         for i in range(self.args.bench_players):  # in no match: they only make snapshots span several chunks
             actions.append({"op": "create_player", "id": seeded_uuid(rng), "name": f"bench-{i:05d}"})
-        answers = {}
-        seq = 0
-        retry = {}  # seq -> monotonic time (rate_limited / overloaded: the same mutation again, same id)
-        began = time.monotonic()
-        deadline = began + 60 + len(actions) / 50
-        while len(answers) < len(actions) and time.monotonic() < deadline:
-            now = time.monotonic()
-            for again, due in list(retry.items()):
-                if due <= now:
-                    del retry[again]
-                    client.send_json(dict(actions[again - 1], type="mutate", seq=again, base=0))
-            # under the per-session mutation bucket (200/s, burst 400): 150/s, at most 30 unanswered
-            while seq < len(actions) and seq - len(answers) < 30 and seq < (now - began) * 150 + 30:
-                seq += 1
-                client.send_json(dict(actions[seq - 1], type="mutate", seq=seq, base=0))
-            for raw in client.poll(0.2):
-                message = json.loads(raw)
-                if message.get("type") == "welcome":
-                    self.epoch = message["epoch"]
-                elif message.get("type") in ("ack", "rejected"):
-                    answers[message["seq"]] = message
-                elif message.get("type") in ("rate_limited", "overloaded") and message.get("seq"):
-                    retry[message["seq"]] = time.monotonic() + message.get("retry_after_ms", 250) / 1000
-        client.shutdown()
+        answers, self.epoch = apply_actions(node, self.cluster.admin_token, instance, actions)
         failed = [m for m in answers.values() if m["type"] != "ack"]
         if len(answers) < len(actions) or failed:
             raise RuntimeError(f"league set-up failed: {len(answers)}/{len(actions)} answered, refusals {failed[:3]}")
@@ -264,10 +242,19 @@ class Harness:
         log(f"{len(self.readers)} healthy readers live (protocols {[r.protocol for r in self.readers]}), "
             f"{len(self.writers)} writers connected")
 
+    def start_leagues(self):
+        """The leagues beside the default one, each with its own writers and readers (soak_leagues)."""
+        for index in range(self.args.leagues - 1):
+            side = soak_leagues.LeagueSide(self, index)
+            self.sides.append(side)
+            side.start()
+
     def set_writers(self, rate, mode):
         for writer in self.writers:
             writer.rate = rate
             writer.mode = mode
+        for side in self.sides:  # their own rate; creations only in the mixed phase, as the default league's
+            side.set_mode(mode)
 
     # -- sampling and crashes ------------------------------------------------------------------------------------
 
@@ -431,6 +418,8 @@ class Harness:
         self.join_episodes(timeout=90)
         for writer in self.writers:
             writer.stop_event.set()
+        for side in self.sides:
+            side.stop_writers()
         for writer in self.writers:
             writer.join(timeout=45)
         self.revive()
@@ -448,10 +437,14 @@ class Harness:
                 "healthz": heads_after.get(node.name),
                 "snapshot": (snap["revision"], snap["digest"]) if snap else None,
             }
+        for side in self.sides:
+            side.finish()
         for reader in self.readers:
             reader.stop_event.set()
         for reader in self.readers:
             reader.join(timeout=15)
+        for side in self.sides:
+            side.stop_readers()
         log(f"healthy readers stopped at {[r.rev for r in self.readers]} (nodes at {heads})")
         # every client is gone: open files back to the baseline within the grace period
         fd_results = {}
@@ -519,6 +512,12 @@ def parse_args(argv):
     parser.add_argument("--report", help="also write the report as JSON to this file")
     parser.add_argument("--workdir", help="where state directories and logs go (default: a new /tmp/goald-soak-*)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory even when every check passed")
+    parser.add_argument("--leagues", type=int, default=2, choices=range(1, len(soak_leagues.SLUGS) + 2),
+                        metavar="N", help="leagues served at once (default 2): the default league's workload, and "
+                                          "beside it N - 1 leagues (soak-b, …) with their own writers and readers; "
+                                          "1 = the default league alone")
+    parser.add_argument("--league-rate", type=float, default=10,
+                        help="mutations/s of each of the other leagues' 2 writers (default 10)")
     parser.add_argument("--writers", type=int, default=3)
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--matches", type=int, default=6)
@@ -549,7 +548,8 @@ def main(argv):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1 << 31)
     print(f"soak: seed {seed}", flush=True)
     log(f"goald {args.goald}; {args.nodes} node(s); scenario {args.scenario}; duration {args.duration:.0f} s; "
-        f"reproduce with --seed {seed}" + (f" --nodes {args.nodes}" if args.nodes > 1 else "") +
+        f"{args.leagues} league(s); reproduce with --seed {seed}" + (f" --nodes {args.nodes}" if args.nodes > 1 else "") +
+        (f" --leagues {args.leagues}" if args.leagues != 2 else "") +
         (f" --scenario {args.scenario}" if args.scenario != "all" else ""))
 
     def terminate(signum, frame):
@@ -565,6 +565,7 @@ def main(argv):
     try:
         h.start(workdir)
         h.start_clients()
+        h.start_leagues()
         duration = args.duration
         if args.scenario == "all":
             stall = min(args.stall_seconds, max(20.0, duration * 0.3))
@@ -588,7 +589,7 @@ def main(argv):
         h.outcomes.append(("harness", False, f"the run stopped early: {error}"))
     finally:
         h.stop_sampling.set()
-        for client in h.writers + h.readers:
+        for client in h.writers + h.readers + [c for side in h.sides for c in side.clients()]:
             client.stop_event.set()
         if h.cluster is not None:
             statuses = {}

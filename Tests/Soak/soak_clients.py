@@ -158,9 +158,14 @@ class Writer(ClientThread):
 
     WINDOW = 31
 
-    def __init__(self, harness, index, token, seed, rate, start_node=0, mode="adjust", name=None):
+    def __init__(self, harness, index, token, seed, rate, start_node=0, mode="adjust", name=None, side=None):
         super().__init__(name=name or f"writer-{index}", daemon=True)
         self.h = harness
+        # side: another league's (soak_leagues.LeagueSide: slug, league, ledger, fresh_token); None = the default
+        # league's, with the harness's own league and ledger, and a hello without `league`
+        self.side = side
+        self.league = side.league if side else harness.league
+        self.ledger = side.ledger if side else harness.ledger
         self.index = index
         self.token_name, self.token = token
         self.rng = random.Random(seed)
@@ -191,13 +196,13 @@ class Writer(ClientThread):
             name = f"s{self.index}-{self.instance[:6]}-{len(self.created_players)}"
             return {"op": "create_player", "id": pid, "name": name}
         if self.mode == "mixed" and roll < 0.012 and len(self.created_players) >= 2:
-            with self.h.league.lock:
-                known = [p for p in self.created_players if p in self.h.league.players]
-            if len(known) >= 2 and len(self.h.league.matches) < 60:
+            with self.league.lock:
+                known = [p for p in self.created_players if p in self.league.players]
+            if len(known) >= 2 and len(self.league.matches) < 60:
                 home, away = self.rng.sample(known, 2)
                 return {"op": "create_match", "id": seeded_uuid(self.rng), "home_players": [home],
                         "away_players": [away], "home_goals": 500, "away_goals": 500}
-        matches = self.h.league.match_ids(big_only=self.mode == "adjust")
+        matches = self.league.match_ids(big_only=self.mode == "adjust")
         match = self.rng.choice(matches)
         return {"op": "adjust_goals", "id": match, "side": self.rng.choice(("home", "away")),
                 "delta": self.rng.choice((1, -1))}
@@ -207,11 +212,11 @@ class Writer(ClientThread):
         action = self._next_action()
         # base: a revision at which this client could have read every match it names (an adjust_goals whose
         # base is older than the match's creation is refused as a conflict)
-        self.base = max(self.base, self.h.league.head)
+        self.base = max(self.base, self.league.head)
         message = dict(action, type="mutate", seq=self.seq, base=self.base)
         text = json.dumps(message, separators=(",", ":"))
         self.outbox[self.seq] = (text, action)
-        self.h.ledger.sent(self.instance, self.seq, action)
+        self.ledger.sent(self.instance, self.seq, action)
         if action["op"] == "create_player":
             self.created_players.append(action["id"])
         return self.seq
@@ -227,8 +232,11 @@ class Writer(ClientThread):
         node = self.h.nodes[self.node % len(self.h.nodes)]
         client = WSClient(node.port, node.context, timeout=10.0, name=self.name)
         client.open()
-        client.send_json({"type": "hello", "protocol": 2, "token": self.token, "client_instance": self.instance,
-                          "stream": "acks"})
+        hello = {"type": "hello", "protocol": 2, "token": self.token, "client_instance": self.instance,
+                 "stream": "acks"}
+        if self.side is not None:
+            hello["league"] = self.side.slug
+        client.send_json(hello)
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             for raw in client.poll(0.5):
@@ -259,7 +267,8 @@ class Writer(ClientThread):
         self.client = None
         self.in_flight = set()
         if code == 4403:  # our token was revoked: carry on with a new one (the instance and its seqs stay)
-            self.token_name, self.token = self.h.fresh_token("editor", self.name)
+            self.token_name, self.token = (self.side.fresh_token(self.name) if self.side is not None
+                                           else self.h.fresh_token("editor", self.name))
             self.stats["tokens"] += 1
         self.node += 1
 
@@ -271,21 +280,21 @@ class Writer(ClientThread):
         if kind == "ack":
             self.stats["acks"] += 1
             self.base = max(self.base, message["revision"])
-            if message["revision"] > self.h.league.head:
-                self.h.league.head = message["revision"]
+            if message["revision"] > self.league.head:
+                self.league.head = message["revision"]
             if seq in self.outbox:
                 _, action = self.outbox.pop(seq)
                 if not message.get("noop"):
                     self._applied(action)
             self.in_flight.discard(seq)
             self.retry_at.pop(seq, None)
-            self.h.ledger.acked(self.instance, seq, message["revision"], message.get("noop"))
+            self.ledger.acked(self.instance, seq, message["revision"], message.get("noop"))
         elif kind == "rejected":
             self.stats["rejected"] += 1
             self.outbox.pop(seq, None)
             self.in_flight.discard(seq)
             self.retry_at.pop(seq, None)
-            self.h.ledger.rejected(self.instance, seq, message.get("code"), message.get("message"))
+            self.ledger.rejected(self.instance, seq, message.get("code"), message.get("message"))
         elif kind in ("rate_limited", "overloaded"):
             self.stats[kind] += 1
             if seq is not None and seq in self.outbox:
@@ -298,11 +307,11 @@ class Writer(ClientThread):
 
     def _applied(self, action):
         if action["op"] == "create_player":
-            with self.h.league.lock:
-                self.h.league.players[action["id"]] = action["name"]
+            with self.league.lock:
+                self.league.players[action["id"]] = action["name"]
         elif action["op"] == "create_match":
-            with self.h.league.lock:
-                self.h.league.matches[action["id"]] = {"home": action["home_goals"], "away": action["away_goals"],
+            with self.league.lock:
+                self.league.matches[action["id"]] = {"home": action["home_goals"], "away": action["away_goals"],
                                                        "size": len(action["home_players"])}
 
     # -- the loop ------------------------------------------------------------------------------------------------
@@ -410,9 +419,10 @@ class Reader(ClientThread):
     """A `stream:"all"` session that follows revisions; healthy, or told to stall at some point."""
 
     def __init__(self, harness, name, token, seed, protocol=1, verify=False, audit=False, healthy=True,
-                 start_node=0, rcvbuf=None, presence=None, stall=None, since_back=None, resume=True):
+                 start_node=0, rcvbuf=None, presence=None, stall=None, since_back=None, resume=True, league=None):
         super().__init__(name=name, daemon=True)
         self.h = harness
+        self.league = league  # the slug `hello` names; None = the default league (no `league` in hello)
         self.token = token
         self.rng = random.Random(seed)
         self.instance = seeded_uuid(self.rng)
@@ -458,6 +468,8 @@ class Reader(ClientThread):
     def _hello(self):
         hello = {"type": "hello", "protocol": self.protocol, "token": self.token, "client_instance": self.instance,
                  "stream": "all"}
+        if self.league is not None:
+            hello["league"] = self.league
         if self.presence:
             hello["presence"] = self.presence
         if self.rev is not None and self.epoch is not None:
@@ -537,7 +549,7 @@ class Reader(ClientThread):
                 if self.stall_outcome == "resumed reading":
                     self.stall_outcome = f"resumed reading; the server had closed: {error.code} ({error.reason})"
                 self._drop()
-                if not self.resume or error.code in (4401, 4403, 4409, 4400, 4413, 4426):
+                if not self.resume or error.code in (4401, 4403, 4404, 4405, 4409, 4400, 4413, 4426):
                     break
                 self.stop_event.wait(backoff)
                 backoff = min(2.0, backoff * 2)
@@ -641,14 +653,56 @@ class Reader(ClientThread):
                 self.latency.append(max(0.0, now - committed / 1000.0))
 
 
-def read_snapshot(node, token, timeout=60):
-    """A fresh `stream:"all"` snapshot of the league from one node: revision, digest, players, matches."""
+def apply_actions(node, token, instance, actions, league=None):
+    """Sends `actions` as mutations on one `stream:"acks"` session (`league`: its slug; None = the default league),
+    paced under the per-session bucket, re-sending rate_limited/overloaded ones with the same id, until every one is
+    answered or a deadline passes. Returns (answers by seq, the welcome's epoch)."""
+    client = WSClient(node.port, node.context, timeout=10.0)
+    client.open()
+    hello = {"type": "hello", "protocol": 2, "token": token, "client_instance": instance, "stream": "acks"}
+    if league is not None:
+        hello["league"] = league
+    client.send_json(hello)
+    answers = {}
+    epoch = None
+    seq = 0
+    retry = {}  # seq -> monotonic time (rate_limited / overloaded: the same mutation again, same id)
+    began = time.monotonic()
+    deadline = began + 60 + len(actions) / 50
+    while len(answers) < len(actions) and time.monotonic() < deadline:
+        now = time.monotonic()
+        for again, due in list(retry.items()):
+            if due <= now:
+                del retry[again]
+                client.send_json(dict(actions[again - 1], type="mutate", seq=again, base=0))
+        # under the per-session mutation bucket (200/s, burst 400): 150/s, at most 30 unanswered
+        while seq < len(actions) and seq - len(answers) < 30 and seq < (now - began) * 150 + 30:
+            seq += 1
+            client.send_json(dict(actions[seq - 1], type="mutate", seq=seq, base=0))
+        for raw in client.poll(0.2):
+            message = json.loads(raw)
+            if message.get("type") == "welcome":
+                epoch = message["epoch"]
+            elif message.get("type") in ("ack", "rejected"):
+                answers[message["seq"]] = message
+            elif message.get("type") in ("rate_limited", "overloaded") and message.get("seq"):
+                retry[message["seq"]] = time.monotonic() + message.get("retry_after_ms", 250) / 1000
+    client.shutdown()
+    return answers, epoch
+
+
+def read_snapshot(node, token, timeout=60, league=None):
+    """A fresh `stream:"all"` snapshot of a league (`league`: its slug; None = the default league) from one node:
+    revision, digest, players, matches."""
     client = WSClient(node.port, node.context, timeout=10.0)
     players, matches, result = {}, {}, None
     try:
         client.open()
-        client.send_json({"type": "hello", "protocol": 1, "token": token,
-                          "client_instance": seeded_uuid(random.Random()), "stream": "all"})
+        hello = {"type": "hello", "protocol": 1, "token": token, "client_instance": seeded_uuid(random.Random()),
+                 "stream": "all"}
+        if league is not None:
+            hello["league"] = league
+        client.send_json(hello)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and result is None:
             for raw in client.poll(0.5):
@@ -668,5 +722,6 @@ def read_snapshot(node, token, timeout=60):
         client.shutdown()
     except (WSClosed, OSError, ValueError) as error:
         client.abort()
-        print(f"soak: final snapshot from {node.name} failed: {error}", flush=True)
+        print(f"soak: final snapshot{'' if league is None else ' of ' + league} from {node.name} failed: {error}",
+              flush=True)
     return result

@@ -374,14 +374,27 @@ class Cluster:
                     print(f"soak: could not restart {node.name}: {error}", flush=True)
         return revived
 
-    def token(self, name, role):
+    def token(self, name, role, leagues=None):
+        """A new token: of every league with `role`, or confined to `leagues` (["soak-b=editor", …])."""
         env = clean_environment({"GOALD_STORE_URL": self.store_url} if self.store_url else None)
-        out = subprocess.run([self.goald, "token", "create", "--state-dir", self.nodes[0].state_dir,
-                              "--name", name, "--role", role], cwd=self.nodes[0].dir, env=env,
-                             capture_output=True, text=True, timeout=60)
+        command = [self.goald, "token", "create", "--state-dir", self.nodes[0].state_dir, "--name", name,
+                   "--role", role]
+        for grant in leagues or []:
+            command += ["--league", grant]
+        out = subprocess.run(command, cwd=self.nodes[0].dir, env=env, capture_output=True, text=True, timeout=60)
         if out.returncode != 0:
             raise RuntimeError(f"goald token create {name}: {out.stderr.strip() or out.stdout.strip()}")
         return out.stdout.strip().splitlines()[-1].strip()
+
+    def create_league(self, slug, name):
+        """`goald league create SLUG --name NAME` on node 1's store (the shared database with PostgreSQL), while
+        the daemons run."""
+        env = clean_environment({"GOALD_STORE_URL": self.store_url} if self.store_url else None)
+        out = subprocess.run([self.goald, "league", "create", "--state-dir", self.nodes[0].state_dir, slug,
+                              "--name", name], cwd=self.nodes[0].dir, env=env, capture_output=True, text=True,
+                             timeout=60)
+        if out.returncode != 0:
+            raise RuntimeError(f"goald league create {slug}: {out.stderr.strip() or out.stdout.strip()}")
 
     def revoke(self, name):
         env = clean_environment({"GOALD_STORE_URL": self.store_url} if self.store_url else None)

@@ -2,6 +2,7 @@
 import json
 
 import soak_checks
+import soak_leagues
 
 
 def log(text):
@@ -26,6 +27,8 @@ def evaluate(h, final, stops):
             leak[name] = samples
     checks.append(soak_checks.check_no_leak(leak, final["rss_after"], h.leak_seconds))
     checks.append(soak_checks.check_hostile(h.outcomes, h.skipped))
+    for side in h.sides:
+        checks.append(soak_leagues.check_league(h, side, snapshot))
     return checks
 
 
@@ -55,7 +58,10 @@ def print_report(checks, h, elapsed, report_path, interrupted):
                   "passed": passed, "failed": failed, "skipped": skipped, "writers": writers,
                   "crashes": h.cluster.crashes if h.cluster else [],
                   "stalled_reader": h.stalled_reader_result, "schedule": h.schedule, "skipped_steps": h.skipped,
-                  "rejections": h.ledger.rejections, "rejection_samples": h.ledger.rejection_samples,
+                  "rejections": h.ledger.rejections,
+                  "leagues": [{"slug": side.slug, "writers": [{"name": w.name, "instance": w.instance, **w.stats}
+                                                              for w in side.writers],
+                               "rejections": side.ledger.rejections, "probes": side.probes} for side in h.sides], "rejection_samples": h.ledger.rejection_samples,
                   "samples": [list(s) for s in h.samples[:: max(1, len(h.samples) // 4000)]]}
         with open(report_path, "w") as handle:
             json.dump(report, handle, indent=1, default=str)
