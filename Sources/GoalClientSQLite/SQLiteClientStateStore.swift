@@ -13,7 +13,11 @@ import Darwin
 #endif
 
 /// The durable `ClientStateStore`: one SQLite file (GRDB, `synchronous = FULL`, every change one transaction) per
-/// login, shared by the processes of that login, each of which holds one **instance slot** for its life.
+/// login and league, shared by the processes of that login, each of which holds one **instance slot** for its life.
+///
+/// A file belongs to one league (its `league` row, set when it is first opened; a file written before leagues is
+/// the default league's): `open` refuses a file of another league, so one league's replica is never resumed, nor its
+/// outbox replayed, in another.
 ///
 /// A slot is a client instance with its last seq and its outbox; a process holds its slot's `ClientSlotLease` (an
 /// exclusive `flock`), so two concurrent processes never share a seq counter: the second one takes another slot
@@ -30,6 +34,8 @@ import Darwin
 public final class SQLiteClientStateStore: ClientStateStore {
     /// The database file.
     public let path: String
+    /// The league whose state the file holds.
+    public let league: LeagueSlug
     /// The instance slot this process holds.
     public var slot: Int { lease.slot }
     /// How many slots `open` tries before it waits (or gives up).
@@ -38,8 +44,9 @@ public final class SQLiteClientStateStore: ClientStateStore {
     let queue: DatabaseQueue
     private let lease: ClientSlotLease
 
-    private init(path: String, queue: DatabaseQueue, lease: ClientSlotLease) {
+    private init(path: String, league: LeagueSlug, queue: DatabaseQueue, lease: ClientSlotLease) {
         self.path = path
+        self.league = league
         self.queue = queue
         self.lease = lease
     }
@@ -47,11 +54,14 @@ public final class SQLiteClientStateStore: ClientStateStore {
     /// Opens (creating if needed, mode 0600) the database at `path` and takes an instance slot.
     /// - Parameters:
     ///   - path: The database file; its directory must exist.
+    ///   - league: The league whose state the file holds (a new file is given it).
     ///   - slots: How many slots to try (`defaultSlotCount`).
     ///   - waitWhenBusy: When every slot is held: wait for slot 0 (true) or throw `busy` (false).
-    /// - Throws: `ClientStateStoreError`: `io` (file, lock, SQLite), `busy`.
+    /// - Throws: `ClientStateStoreError`: `io` (file, lock, SQLite), `busy`, `unreadable` (the file holds another
+    ///   league's state).
     public static func open(
         path: String,
+        league: LeagueSlug = .default,
         slots: Int = defaultSlotCount,
         waitWhenBusy: Bool
     ) throws(ClientStateStoreError) -> SQLiteClientStateStore {
@@ -62,28 +72,38 @@ public final class SQLiteClientStateStore: ClientStateStore {
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let queue: DatabaseQueue
         let waiting: [Int64]
+        let owner: String
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             try ClientStateSchema.migrator.migrate(queue)
-            waiting = try queue.read { db in
-                try Int64.fetchAll(db, sql: "SELECT DISTINCT slot FROM outbox ORDER BY slot")
+            (owner, waiting) = try queue.write { db in
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO league (id, slug) VALUES (1, ?)",
+                    arguments: [league.rawValue]
+                )
+                let owner = try String.fetchOne(db, sql: "SELECT slug FROM league") ?? league.rawValue
+                let waiting = try Int64.fetchAll(db, sql: "SELECT DISTINCT slot FROM outbox ORDER BY slot")
+                return (owner, waiting)
             }
         } catch {
             throw .io("cannot open \(path): \(error)")
+        }
+        guard owner == league.rawValue else {
+            throw .unreadable("\(path) holds the state of league \(owner), not of league \(league)")
         }
         let count = max(slots, 1)
         let order = waiting.map { Int($0) }.filter { $0 < count } + (0..<count).filter { !waiting.contains(Int64($0)) }
         do {
             for slot in order {
                 if let lease = try ClientSlotLease.acquire(databasePath: path, slot: slot, wait: false) {
-                    return SQLiteClientStateStore(path: path, queue: queue, lease: lease)
+                    return SQLiteClientStateStore(path: path, league: league, queue: queue, lease: lease)
                 }
             }
             guard waitWhenBusy, let lease = try ClientSlotLease.acquire(databasePath: path, slot: 0, wait: true)
             else {
                 throw ClientStateStoreError.busy("all \(count) instance slots of \(path) are held by other processes")
             }
-            return SQLiteClientStateStore(path: path, queue: queue, lease: lease)
+            return SQLiteClientStateStore(path: path, league: league, queue: queue, lease: lease)
         } catch let error as ClientStateStoreError {
             throw error
         } catch {

@@ -1,7 +1,8 @@
 public import Foundation
+public import GoalModel
 public import GoalWire
 
-/// What a `GoalClient` needs besides its transport: the token, the servers, timing and backoff.
+/// What a `GoalClient` needs besides its transport: the token, the servers, the league, timing and backoff.
 ///
 /// `Sendable` value type with documented defaults; only executables read it from flags, environment or files.
 public struct ClientConfiguration: Sendable {
@@ -13,6 +14,12 @@ public struct ClientConfiguration: Sendable {
     /// The transport opens connections by index into this list (`Transport.connect(server:events:)`). The
     /// initializers never leave it empty.
     public var servers: [String]
+    /// The league the client follows (`hello.league`); nil (the default) names none: the server's default league,
+    /// with the hello byte for byte what it was before leagues. A client follows one league for its life: its
+    /// replica, position and outbox belong to it, so a `ClientStateStore` given to the client must be this league's
+    /// (another league is another client with another store). The server refuses a league it does not have
+    /// (`unknown_league`, 4404) or the token may not see (`league_forbidden`, 4405): a terminal stop.
+    public var league: LeagueSlug?
     /// `all` (default): backlog or snapshot, then every changeset; `acks` for scripts that need no stream.
     public var stream: ClientMessage.StreamSelection
     /// What the hello asks of presence: `all` (default: listed, and the list arrives in `GoalClient.presence`),

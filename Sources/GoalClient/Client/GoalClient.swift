@@ -172,7 +172,8 @@ public final class GoalClient: @unchecked Sendable {
                 instance: minter.instance,
                 stream: configuration.stream,
                 presence: configuration.presence,
-                heartbeat: configuration.heartbeat
+                heartbeat: configuration.heartbeat,
+                league: configuration.league
             ),
             transport: transport,
             execution: .serial(scheduler),

@@ -208,7 +208,8 @@ public final class ResumeDriver: @unchecked Sendable {
             token: options.token,
             instance: options.instance,
             stream: options.stream,
-            protocolVersion: options.protocolVersion
+            protocolVersion: options.protocolVersion,
+            league: options.league
         )
         hello.presence = options.presence
         if !options.resumesPosition {

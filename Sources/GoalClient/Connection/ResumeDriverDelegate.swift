@@ -112,6 +112,8 @@ extension ResumeDriver {
         public var token: String
         /// The client instance.
         public var instance: ClientInstanceID
+        /// The league the hellos name; nil: none (the default league, and the hello is what it was before leagues).
+        public var league: LeagueSlug?
         /// `all` or `acks`.
         public var stream: ClientMessage.StreamSelection
         /// The newest protocol version to ask for (`ResumeSession.connectionOpened`).
@@ -136,10 +138,12 @@ extension ResumeDriver {
             resumesPosition: Bool = true,
             heartbeat: HeartbeatPolicy? = .standard,
             failures: FailureRule = .machine,
-            helloTiming: HelloTiming = .onConnected
+            helloTiming: HelloTiming = .onConnected,
+            league: LeagueSlug? = nil
         ) {
             self.token = token
             self.instance = instance
+            self.league = league
             self.stream = stream
             self.protocolVersion = protocolVersion
             self.presence = presence

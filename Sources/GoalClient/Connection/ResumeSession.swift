@@ -187,13 +187,16 @@ public struct ResumeSession: Hashable, Sendable {
     ///   - stream: `all` or `acks`.
     ///   - protocolVersion: the version to ask for: the newest by default, whose live changesets arrive lean
     ///     (`delta`) and need a replica to expand them; 1 for a reader that keeps none (`tail`).
+    ///   - league: The league the session follows; nil names none (the default league; the hello is then what it
+    ///     was before leagues, byte for byte). The position must be one of this league's stream.
     /// - Returns: The hello that resumes from the position.
     public mutating func connectionOpened(
         now: Date,
         token: String,
         instance: ClientInstanceID,
         stream: ClientMessage.StreamSelection = .all,
-        protocolVersion: Int = WireProtocol.version
+        protocolVersion: Int = WireProtocol.version,
+        league: LeagueSlug? = nil
     ) -> ClientMessage.Hello {
         phase = .awaitingWelcome
         lastRead = now
@@ -205,7 +208,8 @@ public struct ResumeSession: Hashable, Sendable {
             since: position.since,
             epoch: position.epoch,
             digest: position.since == nil ? nil : position.digest,
-            stream: stream
+            stream: stream,
+            league: league
         )
     }
 

@@ -28,6 +28,7 @@ final class FakeConnection: TransportConnection, @unchecked Sendable {
     private let lock = NSLock()
     private let events: @Sendable (TransportEvent) -> Void
     private var _sent: [ClientMessage] = []
+    private var _sentBytes: [[UInt8]] = []
     private var _pings = 0
     private var _closeCodes: [UInt16] = []
     /// The index of the server the client asked for (`Transport.connect(server:events:)`).
@@ -39,6 +40,8 @@ final class FakeConnection: TransportConnection, @unchecked Sendable {
     }
 
     var sent: [ClientMessage] { lock.withLock { _sent } }
+    /// Every message as the client sent it (for byte-for-byte checks).
+    var sentBytes: [[UInt8]] { lock.withLock { _sentBytes } }
     var pings: Int { lock.withLock { _pings } }
     var closeCodes: [UInt16] { lock.withLock { _closeCodes } }
 
@@ -52,7 +55,10 @@ final class FakeConnection: TransportConnection, @unchecked Sendable {
 
     func send(_ message: [UInt8]) {
         let decoded = try! ClientMessage.decode(message)
-        lock.withLock { _sent.append(decoded) }
+        lock.withLock {
+            _sent.append(decoded)
+            _sentBytes.append(message)
+        }
     }
 
     func ping() { lock.withLock { _pings += 1 } }
