@@ -338,6 +338,8 @@ let package = Package(
                 "GoalTestSlots",
                 "goal-client", "GoalTestSupport", "GoalServer", "GoalStore", "GoalClient", "GoalModel", "GoalWire",
                 "GoalTransport", "GoalCommandLine",
+                // LeagueSettingsTests parse goal-client's command lines.
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // ReadmeWalkthroughTests run README's commands with the built goald and goal-load.
                 "goald", "goal-load",
                 // BrowserTests speak WebDriver to chromedriver over plain HTTP on 127.0.0.1 (NIOHTTP1: Foundation's

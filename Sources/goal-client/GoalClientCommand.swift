@@ -3,7 +3,7 @@ import Foundation
 import GoalCommandLine
 
 /// The goal-client executable: with no subcommand the full-screen terminal UI; `players`, `matches`, `rankings`,
-/// `history`, `status`, `who`, `tail` and `login` for people and scripts.
+/// `history`, `status`, `who`, `tail`, `leagues` and `login` for people and scripts.
 ///
 /// Exit codes (docs/RULES.md "Exit codes"): 0 ok, 1 refused, 2 usage, 3 cannot connect or TLS, 4 unauthorized,
 /// 5 outcome unknown, 6 queued (server unreachable; the edit waits in the persisted outbox).
@@ -17,6 +17,11 @@ struct GoalClientCommand: AsyncParsableCommand {
             Connection: --server (or $GOAL_SERVER), --ca-file / --fingerprint (or $GOAL_CA_FILE / \
             $GOAL_FINGERPRINT), all saved by `goal-client login` in $XDG_CONFIG_HOME/goal/config.json (mode 0600). \
             The token comes from $GOAL_TOKEN, that file, or login's prompt; never from a flag.
+
+            Leagues: one goald may serve several leagues. Every command follows one: --league ID (or \
+            $GOAL_LEAGUE, or the one saved by goal-client login --league ID), else the server's default league. \
+            `goal-client leagues` lists the leagues your token may see; in the UI, l switches leagues. Each league \
+            keeps its own saved state (replica, queued edits).
 
             Several goald nodes of one league: repeat --server (or GOAL_SERVER=wss://a:7443,wss://b:7443). Every \
             command connects to the first; when a server is down or the connection is lost it resumes on the next \
@@ -35,7 +40,7 @@ struct GoalClientCommand: AsyncParsableCommand {
         version: GoalRelease.version,
         subcommands: [
             Live.self, Players.self, Matches.self, Rankings.self, History.self, Status.self, Who.self, Tail.self,
-            Login.self,
+            Leagues.self, Login.self,
         ],
         defaultSubcommand: Live.self
     )

@@ -13,8 +13,8 @@ import Darwin
 #endif
 
 /// `goal-client login`: checks the server URLs (one `--server` per node of the league, in failover order), their
-/// trust (CA file or fingerprint) and a token by connecting, then saves them in `$XDG_CONFIG_HOME/goal/config.json`
-/// (mode 0600). The check succeeds when any of the servers accepts the token (the others may be down for now). The
+/// trust (CA file or fingerprint), a token and the league (`--league`, else the one saved before, else the default
+/// league) by connecting to that league, then saves them in `$XDG_CONFIG_HOME/goal/config.json` (mode 0600). The check succeeds when any of the servers accepts the token (the others may be down for now). The
 /// token is read from a prompt (echo off) on a terminal, else from the first line of standard input; never from the
 /// command line.
 struct Login: AsyncParsableCommand {
@@ -24,6 +24,9 @@ struct Login: AsyncParsableCommand {
             Give --server once per goald node of the league, in failover order \
             (goal-client login --server wss://a:7443 --server wss://b:7443): every command then uses the first and \
             resumes on the next one when a server is down or the connection is lost.
+
+            --league ID saves the league every command then follows (login checks that the token may see it); \
+            --league default goes back to the server's default league. Without --league a league saved before stays.
             """
     )
     @OptionGroup var connection: ConnectionOptions
@@ -44,7 +47,9 @@ struct Login: AsyncParsableCommand {
             file.insecure = connection.insecure
         }
         file.token = token
+        if let league = connection.league { file.league = league }
         var check = connection
+        check.league = file.league
         check.server = servers
         check.caFile = file.caFile
         check.fingerprint = file.fingerprint
@@ -59,7 +64,8 @@ struct Login: AsyncParsableCommand {
         session.stop()
         try file.save(to: path)
         let list = TerminalText.escape(servers.joined(separator: ", "))
-        Console.out("logged in to \(list) as \(role); saved to \(path) (mode 0600)")
+        let league = settings.league.map { " in league \($0.rawValue)" } ?? ""
+        Console.out("logged in to \(list)\(league) as \(role); saved to \(path) (mode 0600)")
     }
 
     /// A path made absolute against the working directory, so the saved config works from anywhere.

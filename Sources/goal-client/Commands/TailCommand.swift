@@ -52,7 +52,8 @@ struct Tail: AsyncParsableCommand {
             transport: transport,
             token: settings.token,
             servers: settings.serverURLs,
-            options: TailOptions(since: since, allowSnapshot: allowSnapshot, json: output.json)
+            options: TailOptions(since: since, allowSnapshot: allowSnapshot, json: output.json),
+            league: settings.league
         )
         let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)

@@ -1,8 +1,9 @@
 import Foundation
+import GoalModel
 import GoalTransport
 
 /// Everything needed to reach a goald league, resolved in layers: the config file, then environment (`GOAL_SERVER`,
-/// `GOAL_CA_FILE`, `GOAL_FINGERPRINT`, `GOAL_TOKEN`), then flags. The servers are a list, in failover order: the
+/// `GOAL_CA_FILE`, `GOAL_FINGERPRINT`, `GOAL_TOKEN`, `GOAL_LEAGUE`), then flags. The servers are a list, in failover order: the
 /// nodes of one league (one `--server` per node, or `GOAL_SERVER=wss://a:7443,wss://b:7443`). Value type,
 /// `Sendable`.
 struct ClientSettings: Sendable {
@@ -12,6 +13,12 @@ struct ClientSettings: Sendable {
     var serverURLs: [String]
     var security: TransportSecurity
     var token: String
+    /// The league to follow; nil: the server's default league (`--league default` is nil too, so its hello and its
+    /// state file are those of a client that names no league).
+    var league: LeagueSlug? = nil
+
+    /// The league for messages: its id, `default` when none is named.
+    var leagueName: String { (league ?? .default).rawValue }
 
     /// The servers for messages: "wss://a:7443" or "wss://a:7443, wss://b:7443".
     var serverList: String { serverURLs.joined(separator: ", ") }
@@ -64,7 +71,42 @@ struct ClientSettings: Sendable {
                 "no token: set GOAL_TOKEN or run goal-client login (an admin makes one with goald token create)"
             )
         }
-        return ClientSettings(endpoints: endpoints, serverURLs: urls, security: security, token: token)
+        let league = try resolveLeague(options, env: env, file: file)
+        return ClientSettings(
+            endpoints: endpoints,
+            serverURLs: urls,
+            security: security,
+            token: token,
+            league: league.isDefault ? nil : league
+        )
+    }
+
+    /// The league of the first layer that names one: `--league`, then `GOAL_LEAGUE`, then the config file; else the
+    /// default league.
+    /// - Throws: `CLIFailure.usage` naming the value and where it came from when it is not a league id.
+    static func resolveLeague(
+        _ options: ConnectionOptions,
+        env: (String) -> String?,
+        file: ConfigFile
+    ) throws(CLIFailure) -> LeagueSlug {
+        let layers: [(String?, String)] = [
+            (options.league, "--league"), (env("GOAL_LEAGUE"), "GOAL_LEAGUE"), (file.league, "the config file"),
+        ]
+        for case let (text?, source) in layers {
+            do {
+                return try LeagueSlug(validating: text)
+            } catch {
+                throw .usage(leagueProblem(text, source: source) ?? "\(error)")
+            }
+        }
+        return .default
+    }
+
+    /// What is wrong with a league id, or nil when it is one.
+    static func leagueProblem(_ text: String, source: String) -> String? {
+        guard !LeagueSlug.isValid(text) else { return nil }
+        return "\(source) \"\(TerminalText.escape(text))\" is not a league id: use 1–\(LeagueSlug.maximumLength) "
+            + "lowercase letters, digits and single hyphens (e.g. office-berlin); goal-client leagues lists them"
     }
 
     /// Checks the trust material before anything connects, so a wrong value is a usage error (exit 2) with a

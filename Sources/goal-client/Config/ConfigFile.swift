@@ -13,6 +13,9 @@ import Darwin
 /// The servers are saved as `servers` (a list, in failover order) and, for goal-client versions that know one
 /// server only, the first of them as `server`; a file with `server` alone (written by such a version) is one server.
 ///
+/// The league (`league`, a league id) is the one every command follows unless `--league` or `GOAL_LEAGUE` names
+/// another; absent: the server's default league.
+///
 /// Value type, `Sendable`. Reading and writing are synchronous file operations.
 struct ConfigFile: Sendable, Equatable {
     /// The servers, in failover order (empty: none saved).
@@ -21,6 +24,8 @@ struct ConfigFile: Sendable, Equatable {
     var fingerprint: String?
     var insecure: Bool = false
     var token: String?
+    /// The league id as saved (checked when it is used: `ClientSettings.resolve`); nil: the default league.
+    var league: String?
 
     /// The config file's path for this environment.
     static func path(environment: [String: String]) -> String {
@@ -49,7 +54,8 @@ struct ConfigFile: Sendable, Equatable {
             caFile: object["ca_file"] as? String,
             fingerprint: object["fingerprint"] as? String,
             insecure: object["insecure"] as? Bool ?? false,
-            token: object["token"] as? String
+            token: object["token"] as? String,
+            league: object["league"] as? String
         )
     }
 
@@ -75,6 +81,7 @@ struct ConfigFile: Sendable, Equatable {
         if let fingerprint { object.append(("fingerprint", .string(fingerprint))) }
         if insecure { object.append(("insecure", .bool(true))) }
         if let token { object.append(("token", .string(token))) }
+        if let league { object.append(("league", .string(league))) }
         let bytes = Array((JSONDocument.object(object).text + "\n").utf8)
         let temporary = path + ".tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, 0o600)

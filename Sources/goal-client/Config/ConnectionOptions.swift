@@ -33,6 +33,15 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(help: "Accept any server certificate (development only: anyone on the path can read the traffic).")
     var insecure = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The league to follow, by id (goal-client leagues lists them). "
+                + "(default: $GOAL_LEAGUE, else the config file, else the server's default league)",
+            valueName: "id"
+        )
+    )
+    var league: String?
+
     func validate() throws {
         if caFile != nil && fingerprint != nil {
             throw ValidationError("give either --ca-file or --fingerprint, not both")
@@ -41,6 +50,9 @@ struct ConnectionOptions: ParsableArguments {
             throw ValidationError(problem)
         }
         if let fingerprint, let problem = ClientSettings.fingerprintProblem(fingerprint, source: "--fingerprint") {
+            throw ValidationError(problem)
+        }
+        if let league, let problem = ClientSettings.leagueProblem(league, source: "--league") {
             throw ValidationError(problem)
         }
     }

@@ -16,6 +16,8 @@ final class LeagueSession: Sendable {
     let client: GoalClient
     /// The configured servers for messages: "wss://a:7443" or "wss://a:7443, wss://b:7443".
     let serverName: String
+    /// The league the session follows (nil: the default league).
+    let league: LeagueSlug?
     private let transport: RecordingTransport
     /// How long a mutation is re-sent (with the same id, across reconnects) before its outcome is called unknown.
     let retryWindow: TimeInterval
@@ -32,11 +34,14 @@ final class LeagueSession: Sendable {
         stream: ClientMessage.StreamSelection = .all,
         presence: PresenceSubscription = .observe,
         retryWindow: TimeInterval = 10,
+        league: LeagueSlug? = nil,
         stateStore: (any ClientStateStore)? = nil
     ) throws(CLIFailure) {
         self.transport = RecordingTransport(transport)
         var configuration = ClientConfiguration(token: token, servers: servers, stream: stream)
         configuration.presence = presence
+        configuration.league = league
+        self.league = league
         self.serverName = configuration.serverName
         self.retryWindow = retryWindow
         var logger = Logger(label: "goal.client")
@@ -95,6 +100,7 @@ final class LeagueSession: Sendable {
             servers: settings.serverURLs,
             stream: stream,
             presence: presence,
+            league: settings.league,
             stateStore: stateStore
         )
     }
@@ -137,7 +143,7 @@ final class LeagueSession: Sendable {
                 case .reconnecting where attempted:
                     box.resume(.success(.unreachable(connectFailure(), tls: lastFailureWasTLS)))
                 case .stopped(let reason):
-                    let failure = Self.failure(for: reason, server: serverName)
+                    let failure = Self.failure(for: reason, server: serverName, league: league)
                     if case .transportFailed(let kind, _) = reason {
                         // A TLS failure: no server could be spoken to (wrong trust, or one cut mid-handshake).
                         box.resume(.success(.unreachable(failure, tls: kind == .tls)))
@@ -237,8 +243,13 @@ final class LeagueSession: Sendable {
         }
     }
 
-    /// The exit code and message for a client that stopped by itself.
-    static func failure(for reason: StopReason, server: String) -> CLIFailure {
+    /// The exit code and message for a client (of `league`, nil: the default) that stopped by itself.
+    static func failure(for reason: StopReason, server: String, league: LeagueSlug? = nil) -> CLIFailure {
+        if case .terminal(let code, let message) = reason,
+            let refusal = LeagueRefusal.failure(code: code, message: message, league: league, server: server)
+        {
+            return refusal
+        }
         switch reason {
         case .terminal(let code, let message) where code == .unauthorized || code == .tokenRevoked:
             return .unauthorized("\(server) refused the token: \(message)")

@@ -22,6 +22,8 @@ final class TailFollower: ResumeDriverDelegate, @unchecked Sendable {
     /// The servers for messages.
     private var serverName: String { servers.joined(separator: ", ") }
     private let options: TailOptions
+    /// The league followed (nil: the default league).
+    private let league: LeagueSlug?
     /// Where result lines go (standard output; tests collect them).
     private let output: @Sendable (String) -> Void
     private let driver: ResumeDriver
@@ -42,12 +44,14 @@ final class TailFollower: ResumeDriverDelegate, @unchecked Sendable {
         token: String,
         servers: [String],
         options: TailOptions,
+        league: LeagueSlug? = nil,
         heartbeat: HeartbeatPolicy = .standard,
         output: @escaping @Sendable (String) -> Void = { Console.out($0) }
     ) {
         self.token = token
         self.servers = servers.isEmpty ? [""] : servers
         self.options = options
+        self.league = league
         self.output = output
         driver = ResumeDriver(
             machine: ResumeSession(policy: .tail, idleTimeout: heartbeat.idleTimeout, serverCount: self.servers.count),
@@ -57,7 +61,8 @@ final class TailFollower: ResumeDriverDelegate, @unchecked Sendable {
                 // Protocol 1: tail prints each changeset whole and keeps no replica to expand lean ones with.
                 protocolVersion: 1,
                 heartbeat: heartbeat,
-                failures: .fatalUntilWelcomed
+                failures: .fatalUntilWelcomed,
+                league: league
             ),
             transport: transport,
             execution: .serial(QueueScheduler(name: "goal-client.tail")),
@@ -124,6 +129,12 @@ final class TailFollower: ResumeDriverDelegate, @unchecked Sendable {
     func resumeDriver(_ driver: ResumeDriver, disconnected loss: ResumeDriver.Loss?) {}
 
     func resumeDriver(_ driver: ResumeDriver, stopped reason: StopReason) {
+        if case .terminal(let close, let message) = reason,
+            let refusal = LeagueRefusal.failure(code: close, message: message, league: league, server: serverName)
+        {
+            finish(.failure(refusal))
+            return
+        }
         switch reason {
         case .terminal(let close, let message) where close == .unauthorized || close == .tokenRevoked:
             finish(.failure(.unauthorized("\(serverName) refused the token: \(TerminalText.escape(message))")))
