@@ -183,6 +183,22 @@ struct LeagueIsolationTests {
         }
     }
 
+    @Test("revoking a token closes its sessions in every league (4403); other tokens' sessions stay")
+    func revocationReachesEveryLeague() async throws {
+        try await withLeagues { f in
+            let inOffice = try await TestSession.open(f.daemon, token: f.ben, league: f.office)
+            let inHome = try await TestSession.open(f.daemon, token: f.ben, league: f.home)
+            let other = try await TestSession.open(f.daemon, token: f.ann, league: f.office)
+            _ = try f.daemon.storage.revokeToken(named: "ben", at: Timestamp(millisecondsSince1970: 1))
+            for session in [inOffice, inHome] {
+                let (messages, code) = try await session.readUntilClosed(timeout: .seconds(15))
+                #expect(messages.last?.errorCode == .tokenRevoked && code == 4403)
+            }
+            let answer = try await other.commit(seq: 1, base: 0, Make.createPlayer("Still here"))
+            #expect(answer.last?.isAck(seq: 1) == true)
+        }
+    }
+
     private static func createdPlayers(_ messages: [ServerMessage]) -> [PlayerID] {
         messages.compactMap { message -> PlayerID? in
             guard case .changeset(let changeset) = message, case .createPlayer(let id, _) = changeset.action else {

@@ -83,7 +83,7 @@ struct EffectiveConfiguration: Sendable {
                     problem("publicHosts", error.description)
                 }
             }
-            let configuration = ServerConfiguration(
+            var configuration = ServerConfiguration(
                 host: host,
                 port: port,
                 stateDirectory: stateDirectory,
@@ -99,6 +99,7 @@ struct EffectiveConfiguration: Sendable {
                 httpAnonymousRole: httpAnonymousRole(),
                 permessageDeflate: byKey["websocket.permessageDeflate"]?.value != .bool(false)
             )
+            configuration.leagueIdleSeconds = Double(integer("leagues.idleSeconds", in: 0...86_400))
             let levelText = text("log.level") ?? "info"
             let level = Logger.Level(rawValue: levelText.lowercased())
             if level == nil {

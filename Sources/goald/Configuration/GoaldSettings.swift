@@ -265,6 +265,13 @@ enum GoaldSettings {
             help: "How often retention pruning, forgetting idle client records and the WAL checkpoint run."
         ),
         Setting(
+            key: "leagues.idleSeconds",
+            kind: .integer,
+            defaultValue: .int(Int(defaults.leagueIdleSeconds)),
+            help: "How long a league other than the default one stays loaded (engine, fan-out, open store) without a "
+                + "session or an HTTP request; it is loaded again on its next use."
+        ),
+        Setting(
             key: "eventLoopThreads",
             kind: .integer,
             defaultValue: .int(defaults.eventLoopThreads),
