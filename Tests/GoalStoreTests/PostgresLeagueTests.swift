@@ -120,6 +120,44 @@ struct PostgresLeagueTests {
         #expect(try beta.epoch() == betaEpoch && (try store.epoch()) == homeEpoch, "an epoch is one league's")
     }
 
+    @Test("while one league's head row is locked, another league and the default league commit without waiting")
+    func headRowsAreIndependent() throws {
+        let harness = try StoreHarness(.postgres)
+        let database = try #require(harness.postgresDatabase)
+        // Any wait for a lock fails after 20 s instead of hanging the test (for connections opened from here on).
+        try PostgresTestServer.execute("ALTER DATABASE \(database.database) SET lock_timeout = '20s'", in: database)
+        try harness.reopen()
+        let store = try home(harness)
+        try store.createLeague(try info("alpha", "Alpha"))
+        try store.createLeague(try info("beta", "Beta"))
+        let alpha = try store.openLeagueStore(try LeagueSlug(validating: "alpha"))
+        defer { try? alpha.close() }  // cleanup only
+        let beta = try store.openLeagueStore(try LeagueSlug(validating: "beta"))
+        defer { try? beta.close() }  // cleanup only
+        try PostgresTestServer.holdingRow(of: "goald_league_alpha.league", in: database) {
+            #expect(!Self.rowIsFree("goald_league_alpha.league", in: database), "alpha's row is held")
+            var inBeta = LeagueDriver()
+            inBeta.mutate(.createPlayer(id: PlayerID(), name: "ada"), by: .beta)
+            try beta.append(inBeta.takeBatch())
+            var inDefault = LeagueDriver()
+            inDefault.mutate(.createPlayer(id: PlayerID(), name: "bea"), by: .alpha)
+            try store.append(inDefault.takeBatch())
+            #expect(Self.rowIsFree("goald_league_beta.league", in: database))
+        }
+        #expect(try beta.logBounds().head == 1 && (try store.logBounds().head) == 1)
+        #expect(try alpha.logBounds().head == 0)
+    }
+
+    /// Whether another connection can lock a league row right now (`FOR UPDATE NOWAIT` fails when it is held).
+    private static func rowIsFree(_ table: String, in database: PostgresStoreConfiguration) -> Bool {
+        do {
+            try PostgresTestServer.execute("SELECT 1 FROM \(table) WHERE id = 1 FOR UPDATE NOWAIT", in: database)
+            return true
+        } catch {
+            return false  // 55P03 lock_not_available: the row is held
+        }
+    }
+
     @Test("a token's league grants are stored and read back everywhere a token is read; none means every league")
     func tokenGrantsRoundTrip() throws {
         let harness = try StoreHarness(.postgres)

@@ -71,6 +71,48 @@ public enum PostgresTestServer {
         try administer(server, sql)
     }
 
+    /// Runs `body` while a transaction on a connection of its own holds row 1 of `table` (a league's head row,
+    /// e.g. `goald_league_alpha.league`) in `configuration`'s database `FOR UPDATE`, then ends the transaction.
+    public static func holdingRow<T>(
+        of table: String,
+        in configuration: PostgresStoreConfiguration,
+        _ body: () throws -> T
+    ) throws -> T {
+        var server = try serverConfiguration()
+        server.database = configuration.database
+        let connection = try connect(server)
+        defer { _ = try? connection.close().wait() }  // the server ends the transaction with the session
+        let logger = Logger(label: "goal.test.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        _ = try connection.query("BEGIN", logger: logger).wait()
+        _ = try connection.query(
+            PostgresQuery(unsafeSQL: "SELECT 1 FROM \(table) WHERE id = 1 FOR UPDATE"),
+            logger: logger
+        )
+        .wait()
+        let result = try body()
+        _ = try connection.query("COMMIT", logger: logger).wait()
+        return result
+    }
+
+    private static func connect(_ server: PostgresStoreConfiguration) throws -> PostgresConnection {
+        var configuration = PostgresConnection.Configuration(
+            host: server.host,
+            port: server.port,
+            username: server.username,
+            password: server.password,
+            database: server.database,
+            tls: .disable
+        )
+        configuration.options.connectTimeout = .seconds(10)
+        let logger = Logger(label: "goal.test.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        do {
+            return try PostgresConnection.connect(on: loop, configuration: configuration, id: 0, logger: logger).wait()
+        } catch {
+            throw PostgresTestServerError(description: "cannot reach the test PostgreSQL at \(server): \(error)")
+        }
+    }
+
     private static func serverConfiguration() throws -> PostgresStoreConfiguration {
         guard let url else {
             throw PostgresTestServerError(
