@@ -44,11 +44,13 @@ enum ConvergenceProbe {
     ///   - context: The run's shared context (transport, token, addresses).
     ///   - slot: The connection slot for the source address.
     ///   - server: The node to ask (an index into the run's URLs); default the first.
+    ///   - league: The league to read (named in the hello); nil: the default league, named nowhere.
     ///   - timeout: Seconds before giving up.
     static func fetch(
         context: LoadContext,
         slot: Int,
         server: Int = 0,
+        league: LeagueSlug? = nil,
         timeout: Double
     ) async -> Result<ServerView, LoadError> {
         let box = Box()
@@ -56,7 +58,12 @@ enum ConvergenceProbe {
         let result = await withCheckedContinuation { continuation in
             box.state.withLock { $0.continuation = continuation }
             let opened = context.open(slot: slot, server: server) { event in handle(event, box: box) }
-            let hello = ClientMessage.Hello(token: context.token, clientInstance: .random(), stream: .all)
+            let hello = ClientMessage.Hello(
+                token: context.token,
+                clientInstance: .random(),
+                stream: .all,
+                league: league
+            )
             opened.send(ClientMessage.hello(hello).encoded())
             connection.withLock { $0 = opened }
             opened.eventLoop.scheduleTask(in: .milliseconds(Int64(timeout * 1000))) {

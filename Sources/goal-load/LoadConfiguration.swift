@@ -14,6 +14,8 @@ struct LoadConfiguration: Sendable {
         var subscribers = 50
         /// Writer connections (`stream: acks`).
         var writers = 5
+        /// Leagues the subscribers and writers are spread over (`LeagueSpread`); 1: one league.
+        var leagues = 1
         /// Target accepted commits per second over all writers; 0 = flat out (bounded by `window`).
         var rate: Double = 50
         /// How paced writers spread their mutations in time.
@@ -45,9 +47,13 @@ struct LoadConfiguration: Sendable {
     /// The goald nodes to load (never empty): subscriber i starts on `endpoints[i % count]`, writer j on
     /// `endpoints[j % count]`; both move on to the next node when theirs is lost.
     var endpoints: [ServerEndpoint]
+    /// The leagues loaded and how connections are spread over them; the default league only unless `--leagues`
+    /// or `--league-prefix` says otherwise.
+    var leagues = LeagueSpread.defaultLeague
     /// How the server certificate is trusted.
     var security: TransportSecurity
-    /// An editor (or admin) token for every connection.
+    /// An editor (or admin) token for every connection, with a role in every league loaded; an operator token
+    /// when leagues must be created.
     var token: String
     /// The preset the shape came from (reported).
     var scenario: Scenario?

@@ -11,6 +11,7 @@ extension LoadOptions {
         var shape = preset?.defaults ?? LoadConfiguration.Shape()
         if let subscribers { shape.subscribers = subscribers }
         if let writers { shape.writers = writers }
+        if let leagues { shape.leagues = leagues }
         if let duration { shape.duration = duration }
         if let maxCommits { shape.maxCommits = maxCommits }
         if let rate { shape.rate = rate }
@@ -61,6 +62,7 @@ extension LoadOptions {
             scenario: preset,
             shape: try shape()
         )
+        configuration.leagues = try LeagueSpread(count: configuration.shape.leagues, prefix: leaguePrefix)
         configuration.connectionsPerAddress = perAddress
         configuration.connectConcurrency = max(1, connectConcurrency)
         configuration.threads = threads

@@ -55,8 +55,32 @@ struct LoadOptions: ParsableArguments {
     )
     var tokenFile: String?
 
-    @Option(name: .customLong("preset"), help: "Scenario defaults: fanout, latency, contention, churn, idle, catchup.")
+    @Option(
+        name: [.customLong("preset"), .customLong("scenario")],
+        help: "Scenario defaults: fanout, latency, contention, churn, idle, catchup, many-leagues."
+    )
     var preset: Scenario?
+
+    @Option(
+        name: .customLong("leagues"),
+        help: ArgumentHelp(
+            "Spread subscribers and writers over N leagues (subscriber i and writer j on league i mod N and j mod N), "
+                + "each hello naming its league; missing leagues are created first over the HTTP API (that takes an "
+                + "operator token: an admin token not confined to leagues). Convergence is checked per league. "
+                + "1 (default) without --league-prefix: the default league, named nowhere.",
+            valueName: "N"
+        )
+    )
+    var leagues: Int?
+
+    @Option(
+        name: .customLong("league-prefix"),
+        help: ArgumentHelp(
+            "The leagues' ids are PREFIX-1 … PREFIX-N (default load).",
+            valueName: "prefix"
+        )
+    )
+    var leaguePrefix: String?
 
     @Option(name: .customLong("subscribers"), help: "Subscriber connections (stream: all).")
     var subscribers: Int?
@@ -133,6 +157,7 @@ struct LoadOptions: ParsableArguments {
         }
         if let subscribers, subscribers < 0 { throw ValidationError("--subscribers must be ≥ 0") }
         if let writers, writers < 0 { throw ValidationError("--writers must be ≥ 0") }
+        if let leagues, leagues < 1 { throw ValidationError("--leagues must be ≥ 1") }
         if let duration, duration <= 0 { throw ValidationError("--duration must be > 0") }
         if let rate, rate < 0 { throw ValidationError("--rate must be ≥ 0 (0 = flat out)") }
         if let window, window < 1 { throw ValidationError("--window must be ≥ 1") }

@@ -86,6 +86,11 @@ extension LoadReport {
                 )
             }
         }
+        if let leagues {
+            lines += leagueLines(leagues)
+            for problem in convergence.problems { lines.append("  problem: \(problem)") }
+            return lines.joined(separator: "\n")
+        }
         let v = convergence
         lines.append(
             "convergence: \(v.converged ? "OK" : "FAILED") — head \(v.head) digest \(v.headDigest.prefix(16))…; "

@@ -148,6 +148,9 @@ struct LoadReport: Sendable, Equatable {
     var convergence: Convergence
     /// Per node, in the order of the URLs.
     var nodes: [Node]
+    /// Per league, in order, when the run named leagues (`--leagues`); nil for the default league alone, whose
+    /// proof is `convergence` (otherwise the total over these).
+    var leagues: [League]? = nil
 }
 
 // The `--json` report, written by GoalWire's JSON writer (`JSONDocument`).
@@ -169,6 +172,7 @@ extension LoadReport {
         members["daemon"] = daemon?.document
         members["idle"] = idle?.document
         members["catchup"] = catchup?.document
+        members["leagues"] = leagues.map { .array($0.map(\.document)) }
         return .sortedObject(members)
     }
 
@@ -269,7 +273,7 @@ extension LoadReport.Catchup {
 }
 
 extension LoadReport.Convergence {
-    fileprivate var document: JSONDocument {
+    var document: JSONDocument {
         .sortedObject([
             "head": .uint(head), "headDigest": .string(headDigest), "subscribersChecked": .int(subscribersChecked),
             "subscribersAtHead": .int(subscribersAtHead), "digestMismatches": .int(digestMismatches),

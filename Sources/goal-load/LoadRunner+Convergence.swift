@@ -14,10 +14,12 @@ extension LoadRunner {
 
     /// The convergence proof over every node (`views`, in the order of the URLs): every node read, all at one head
     /// with one digest, and every subscriber, whichever node it is on, at that head with that digest, no gap or
-    /// duplicate seen, every sampled replica equal to the first node's snapshot.
+    /// duplicate seen, every sampled replica equal to the first node's snapshot. Problems name subscriber `i` as
+    /// `numbers[i]` (their numbers in the whole run, when these are one league's), or `i`.
     static func verdict(
         subscribers: [SubscriberSnapshot],
-        views: [Result<ServerView, LoadError>]
+        views: [Result<ServerView, LoadError>],
+        numbers: [Int]? = nil
     ) -> LoadReport.Convergence {
         var problems: [String] = []
         var servers: [ServerView] = []
@@ -57,7 +59,8 @@ extension LoadRunner {
         var streamProblems = 0
         var replicas = 0
         var replicaMismatches = 0
-        for (index, s) in subscribers.enumerated() {
+        for (position, s) in subscribers.enumerated() {
+            let index = numbers.map { position < $0.count ? $0[position] : position } ?? position
             streamProblems += s.problemCount
             for problem in s.problems where problems.count < 10 { problems.append("subscriber \(index): \(problem)") }
             guard s.everConnected else {
@@ -102,26 +105,74 @@ extension LoadRunner {
     }
 
     /// Per node (one per URL, in order): the subscribers and writers that ended on it, how many
-    /// of those subscribers hold its head, and its head and digest as read at the end.
+    /// of those subscribers hold its head, and its head and digest as read at the end (one league).
     static func nodes(
         urls: [String],
         subscribers: [SubscriberSnapshot],
         writers: [Int],
         views: [Result<ServerView, LoadError>]
     ) -> [LoadReport.Node] {
-        urls.enumerated().map { index, url in
-            let view = index < views.count ? try? views[index].get() : nil  // nil: the verdict names the failure
-            let own = subscribers.filter { $0.server == index }
+        nodes(urls: urls, subscribers: subscribers, writers: writers, views: [views]) { _ in 0 }
+    }
+
+    /// Per node (one per URL, in order) over several leagues (`views[league][node]`): the subscribers and writers
+    /// that ended on it, how many of those subscribers hold their own league's head and digest there, and, with
+    /// one league, its head and digest as read at the end (nil with several: each league has its own).
+    static func nodes(
+        urls: [String],
+        subscribers: [SubscriberSnapshot],
+        writers: [Int],
+        views: [[Result<ServerView, LoadError>]],
+        leagueOf: (Int) -> Int
+    ) -> [LoadReport.Node] {
+        // nil: the read failed, and the verdict names the failure.
+        func view(league: Int, node: Int) -> ServerView? {
+            guard league < views.count, node < views[league].count else { return nil }
+            return try? views[league][node].get()
+        }
+        return urls.enumerated().map { index, url in
+            var own = 0
+            var atHead = 0
+            for (subscriberIndex, s) in subscribers.enumerated() where s.server == index {
+                own += 1
+                if let view = view(league: leagueOf(subscriberIndex), node: index), s.revision == view.head,
+                    s.digest == view.headDigest
+                {
+                    atHead += 1
+                }
+            }
+            let single = views.count == 1 ? view(league: 0, node: index) : nil
             return LoadReport.Node(
                 url: url,
-                subscribers: own.count,
+                subscribers: own,
                 writers: writers.filter { $0 == index }.count,
-                subscribersAtHead: own.filter {
-                    view != nil && $0.revision == view?.head && $0.digest == view?.headDigest
-                }
-                .count,
-                head: view?.head,
-                headDigest: view?.headDigest.description
+                subscribersAtHead: atHead,
+                head: single?.head,
+                headDigest: single?.headDigest.description
+            )
+        }
+    }
+
+    /// Each league's convergence (`verdict` over its own subscribers and its own views), when the run names
+    /// leagues; nil for the default league alone.
+    static func leagues(
+        _ spread: LeagueSpread,
+        subscribers: [SubscriberSnapshot],
+        writers: Int,
+        views: [[Result<ServerView, LoadError>]]
+    ) -> [LoadReport.League]? {
+        guard spread.namesLeagues else { return nil }
+        return (0..<spread.count).map { league in
+            let numbers = spread.members(ofLeague: league, total: subscribers.count)
+            return LoadReport.League(
+                id: spread.name(league),
+                subscribers: numbers.count,
+                writers: spread.members(ofLeague: league, total: writers).count,
+                convergence: verdict(
+                    subscribers: numbers.map { subscribers[$0] },
+                    views: league < views.count ? views[league] : [],
+                    numbers: numbers
+                )
             )
         }
     }

@@ -81,11 +81,17 @@ extension LoadRunner {
                 )
             }
         }
-        let views = await nodeViews(run)
-        let head = views.compactMap { try? $0.get().head }.max()  // a failed read is reported by the verdict
-        if let head {
+        let views = await leagueViews(run)
+        // Each league's highest head; a failed read is reported by the verdict.
+        let heads = views.map { league in league.compactMap { try? $0.get().head }.max() }
+        if heads.contains(where: { $0 != nil }) {
+            let leagues = configuration.leagues
             _ = await waitUntil(seconds: configuration.settleTimeout) {
-                run.subscribers.allSatisfy { $0.snapshot().revision >= head || !$0.snapshot().everConnected }
+                run.subscribers.enumerated().allSatisfy { index, subscriber in
+                    guard let head = heads[leagues.league(ofSubscriber: index)] else { return true }
+                    let snapshot = subscriber.snapshot()
+                    return snapshot.revision >= head || !snapshot.everConnected
+                }
             }
         }
         let idleEnd = configuration.daemonPID.flatMap { ProcessStats.sample(pid: $0) }
@@ -103,10 +109,11 @@ extension LoadRunner {
         )
     }
 
-    /// Every node's view (head, digest, snapshot), in the order of the URLs. A node behind the others is read again
+    /// Every node's view (head, digest, snapshot) of `league` (nil: the default league, named nowhere), in the order
+    /// of the URLs. A node behind the others is read again
     /// until it reaches the highest head seen or the settle timeout passes (another node's commits reach it through
     /// the shared store a little later).
-    private func nodeViews(_ run: Run) async -> [Result<ServerView, LoadError>] {
+    func nodeViews(_ run: Run, league: LeagueSlug?) async -> [Result<ServerView, LoadError>] {
         let shape = configuration.shape
         let slot = shape.subscribers + shape.writers + 1
         var views: [Result<ServerView, LoadError>] = []
@@ -116,6 +123,7 @@ extension LoadRunner {
                     context: run.context,
                     slot: slot,
                     server: server,
+                    league: league,
                     timeout: configuration.settleTimeout
                 )
             )
@@ -133,6 +141,7 @@ extension LoadRunner {
                     context: run.context,
                     slot: slot,
                     server: server,
+                    league: league,
                     timeout: configuration.settleTimeout
                 )
             }

@@ -12,7 +12,7 @@ extension LoadRunner {
         end: Reading,
         connectSeconds: Double,
         writersReady: Int,
-        views: [Result<ServerView, LoadError>],
+        views: [[Result<ServerView, LoadError>]],
         idle: (UInt64?, UInt64?)?,
         catchup: LoadReport.Catchup?,
         churnResumes: Int
@@ -44,6 +44,12 @@ extension LoadRunner {
         }
         let loadCPU = end.load.cpuSeconds - start.load.cpuSeconds
         let snapshots = run.subscribers.map { $0.snapshot() }
+        let leagues = Self.leagues(
+            configuration.leagues,
+            subscribers: snapshots,
+            writers: shape.writers,
+            views: views
+        )
         return LoadReport(
             setup: LoadReport.Setup(
                 scenario: configuration.scenario?.rawValue ?? "custom",
@@ -107,13 +113,16 @@ extension LoadRunner {
             daemon: daemon,
             idle: idleReport,
             catchup: catchup,
-            convergence: Self.verdict(subscribers: snapshots, views: views),
+            convergence: leagues.map(LoadReport.combined)
+                ?? Self.verdict(subscribers: snapshots, views: views.first ?? []),
             nodes: Self.nodes(
                 urls: configuration.endpoints.map(\.description),
                 subscribers: snapshots,
                 writers: run.writers.map(\.server),
-                views: views
-            )
+                views: views,
+                leagueOf: configuration.leagues.league(ofSubscriber:)
+            ),
+            leagues: leagues
         )
     }
 

@@ -91,19 +91,25 @@ struct LoadRunner: Sendable {
             protocolVersion: configuration.protocolVersion,
             group: group
         )
-        let plan = try await setUp(context: context, tag: tag, slot: shape.subscribers + shape.writers)
+        let leagues = configuration.leagues
+        if leagues.namesLeagues { try await provisionLeagues(group: group) }
+        let plans = try await setUpLeagues(context: context, tag: tag)
         let sampledEvery = shape.sampled > 0 ? max(1, shape.subscribers / shape.sampled) : Int.max
         let subscribers = (0..<shape.subscribers).map { index in
             LoadSubscriber(
                 index: index,
                 sampled: index % sampledEvery == 0 && index / sampledEvery < shape.sampled,
-                context: context
+                context: context,
+                league: leagues.slug(leagues.league(ofSubscriber: index))
             )
         }
         let perWriterRate = shape.rate > 0 && shape.writers > 0 ? shape.rate / Double(shape.writers) : 0
         let writers = (0..<shape.writers).map { index in
-            var writerPlan = plan
-            writerPlan.plan.ownPlayer = plan.ownPlayers.isEmpty ? nil : plan.ownPlayers[index]
+            let league = leagues.league(ofWriter: index)
+            // Every league with a writer was set up (`setUpLeagues`).
+            var writerPlan = plans[league] ?? SharedPlan(plan: WriterPlan(), ownPlayers: [])
+            let own = index / leagues.count
+            writerPlan.plan.ownPlayer = own < writerPlan.ownPlayers.count ? writerPlan.ownPlayers[own] : nil
             return LoadWriter(
                 index: index,
                 slot: shape.subscribers + index,
@@ -115,7 +121,8 @@ struct LoadRunner: Sendable {
                 sendTimes: context.sendTimes.times(writer: index),
                 arrivals: shape.arrivals,
                 phase: Double(index) / Double(shape.writers),
-                server: configuration.server(for: index)
+                server: configuration.server(for: index),
+                league: leagues.slug(league)
             )
         }
         let run = Run(context: context, subscribers: subscribers, writers: writers, openFileLimit: openFileLimit)
@@ -133,11 +140,14 @@ struct LoadRunner: Sendable {
         var ownPlayers: [PlayerID]
     }
 
-    /// Creates the pool players, one player per writer and the target matches, through one setup connection.
-    private func setUp(context: LoadContext, tag: String, slot: Int) async throws(LoadError) -> SharedPlan {
+    /// Creates the pool players, one player per writer of the league and the target matches, through one setup
+    /// connection to league `league`.
+    func setUp(context: LoadContext, tag: String, slot: Int, league: Int) async throws(LoadError) -> SharedPlan {
         let shape = configuration.shape
+        let leagues = configuration.leagues
+        let writerCount = leagues.members(ofLeague: league, total: shape.writers).count
         let players = (0..<max(2, shape.players)).map { _ in PlayerID() }
-        let own = (0..<shape.writers).map { _ in PlayerID() }
+        let own = (0..<writerCount).map { _ in PlayerID() }
         let matchCount = shape.contendedMatches > 0 ? shape.contendedMatches : shape.matches
         let matches = (0..<max(1, matchCount)).map { _ in MatchID() }
         var script: [MutationAction] = []
@@ -157,29 +167,34 @@ struct LoadRunner: Sendable {
         let writer = LoadWriter(
             index: -1,
             slot: slot,
-            instance: ClientInstanceID("load-\(tag)-setup")!,
+            instance: ClientInstanceID("load-\(tag)-setup" + (leagues.namesLeagues ? "-\(league)" : ""))!,
             context: context,
             window: 32,
             rate: 0,
             source: MutationSource(plan: WriterPlan(), writerIndex: 0),
-            sendTimes: nil
+            sendTimes: nil,
+            league: leagues.slug(league)
         )
         defer { writer.disconnect() }
         writer.connect()
+        let inLeague = leagues.namesLeagues ? " in league \(leagues.name(league))" : ""
         guard await waitUntil(seconds: 15, { writer.isReady }) else {
             throw .connect(
-                "goald at \(configuration.endpoint) did not welcome the setup connection within 15 s: is it running, "
-                    + "does --ca-file match its tls/ca.pem, is the token an editor's?"
+                "goald at \(configuration.endpoint) did not welcome the setup connection\(inLeague) within 15 s: is it "
+                    + "running, does --ca-file match its tls/ca.pem, is the token an editor's"
+                    + (leagues.namesLeagues ? " in every league?" : "?")
             )
         }
         writer.run(script: script)
         guard await waitUntil(seconds: 60, { writer.scriptDone }) else {
-            throw .connect("setup did not finish within 60 s (\(writer.counters.accepted) of \(script.count) accepted)")
+            throw .connect(
+                "setup\(inLeague) did not finish within 60 s (\(writer.counters.accepted) of \(script.count) accepted)"
+            )
         }
         let counters = writer.counters
         guard counters.accepted == script.count else {
             throw .connect(
-                "setup was refused: \(counters.accepted) of \(script.count) accepted, rejections \(counters.rejections), "
+                "setup\(inLeague) was refused: \(counters.accepted) of \(script.count) accepted, rejections \(counters.rejections), "
                     + "rate_limited \(counters.rateLimited): the token must be an editor's"
             )
         }

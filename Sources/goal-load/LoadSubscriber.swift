@@ -26,7 +26,8 @@ final class LoadSubscriber: ResumeDriverDelegate, @unchecked Sendable {
     ///     lost, resumes on the next one (round robin, the shared `ResumeSession` rules).
     ///   - sampled: Decode everything into a replica.
     ///   - context: The run's shared context.
-    init(index: Int, sampled: Bool, context: LoadContext) {
+    ///   - league: The league its hellos name; nil: none (the default league).
+    init(index: Int, sampled: Bool, context: LoadContext, league: LeagueSlug? = nil) {
         self.index = index
         self.sampled = sampled
         self.context = context
@@ -40,7 +41,8 @@ final class LoadSubscriber: ResumeDriverDelegate, @unchecked Sendable {
                 heartbeat: nil,
                 // Every failure is retried while the run goes on, TLS ones too (a handshake cut under load).
                 failures: .retry,
-                helloTiming: .onOpen
+                helloTiming: .onOpen,
+                league: league
             ),
             transport: SlotTransport(context: context, slot: index),
             execution: .inline(timers: context.timers),

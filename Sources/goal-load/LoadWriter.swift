@@ -45,7 +45,8 @@ final class LoadWriter: ResumeDriverDelegate, @unchecked Sendable {
         sendTimes: SendTimes?,
         arrivals: Arrivals = .even,
         phase: Double = 0,
-        server: Int = 0
+        server: Int = 0,
+        league: LeagueSlug? = nil
     ) {
         self.index = index
         self.slot = slot
@@ -65,7 +66,8 @@ final class LoadWriter: ResumeDriverDelegate, @unchecked Sendable {
                 resumesPosition: false,
                 heartbeat: nil,
                 failures: .retry,
-                helloTiming: .onOpen
+                helloTiming: .onOpen,
+                league: league
             ),
             transport: SlotTransport(context: context, slot: slot),
             execution: .inline(timers: context.timers),

@@ -14,6 +14,9 @@ enum Scenario: String, Sendable, CaseIterable {
     case idle
     /// One subscriber misses N changesets, then resumes: time to catch up.
     case catchup
+    /// Many small leagues on one goald: 1,000 leagues × 10 subscribers, one writer each, at a modest total rate
+    /// (sized for a 2-core machine running goald and goal-load): deliveries/s and latency against `fanout`.
+    case manyLeagues = "many-leagues"
 
     /// The preset's defaults, applied before any explicit flag.
     var defaults: LoadConfiguration.Shape {
@@ -57,6 +60,16 @@ enum Scenario: String, Sendable, CaseIterable {
             shape.duration = 600
             shape.catchupChangesets = 100_000
             shape.mix = MutationMix(adjust: 1)
+        case .manyLeagues:
+            shape.leagues = 1_000
+            shape.subscribers = 10_000
+            shape.writers = 1_000
+            shape.rate = 500
+            shape.window = 4
+            shape.duration = 20
+            shape.players = 2
+            shape.matches = 2
+            shape.sampled = 10
         }
         return shape
     }
