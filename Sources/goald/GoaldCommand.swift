@@ -1,7 +1,7 @@
 import ArgumentParser
 import GoalCommandLine
 
-/// The goald executable: `serve` (the default), `token`, `check-config`, `backup`, `restore`, `migrate`.
+/// The goald executable: `serve` (the default), `token`, `league`, `check-config`, `backup`, `restore`, `migrate`.
 ///
 /// Thin: each subcommand turns its options into a configuration through `EffectiveConfiguration.load` and calls
 /// GoalServer / GoalStore. Each has `run()` for the process and `run(in:)` for tests (their own environment and
@@ -27,7 +27,7 @@ struct Goald: AsyncParsableCommand {
             \(SettingHelp.keyTable)
             """,
         version: GoalRelease.version,
-        subcommands: [Serve.self, Token.self, CheckConfig.self, Backup.self, Restore.self, Migrate.self],
+        subcommands: [Serve.self, Token.self, League.self, CheckConfig.self, Backup.self, Restore.self, Migrate.self],
         defaultSubcommand: Serve.self
     )
 

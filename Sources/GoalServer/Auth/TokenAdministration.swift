@@ -43,12 +43,18 @@ public struct TokenAdministration: Sendable {
     }
 
     /// Creates a token.
+    /// - Parameter leagues: The leagues it is confined to, with its role in each; empty (the default): every league,
+    ///   with `role`. The caller checks that they exist.
     /// - Returns: The stored token and its secret (show it once).
     /// - Throws: `invalidName`, `nameTaken`, `storage`.
-    public func create(name: String, role: Role) throws(TokenAdministrationError) -> Created {
+    public func create(
+        name: String,
+        role: Role,
+        leagues: [LeagueSlug: Role] = [:]
+    ) throws(TokenAdministrationError) -> Created {
         let name = try Self.validateName(name)
         let secret = TokenSecret.generate()
-        let token = StoredToken(name: name, role: role, secretHash: secret.hash, created: now())
+        let token = StoredToken(name: name, role: role, secretHash: secret.hash, created: now(), leagues: leagues)
         try insert(token)
         return Created(token: token, secret: secret)
     }
