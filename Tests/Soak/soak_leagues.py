@@ -66,7 +66,7 @@ class LeagueSide:
     def token(self, prefix, role, confined):
         with self.token_lock:
             self.token_counter += 1
-            name = f"soak-{self.slug}-{prefix}-{self.token_counter}"
+            name = f"{self.slug}-{prefix}-{self.token_counter}"
         grants = [f"{self.slug}={role}"] if confined else None
         return name, self.h.cluster.token(name, role, leagues=grants)
 
@@ -172,9 +172,17 @@ class LeagueSide:
         in_doubt = sum(len(w.outbox) for w in self.writers)
         head = self._wait_converged(timeout=45)
         snapshots = {}
-        for node in self.h.nodes:
-            snapshots[node.name] = (read_snapshot(node, self.h.cluster.admin_token, league=self.slug)
-                                    if node.alive() else None)
+        deadline = time.monotonic() + 20  # a node that trails the shared store catches up (no /healthz per league)
+        while True:
+            for node in self.h.nodes:
+                snap = snapshots.get(node.name)
+                if snap is None or head is None or (snap["revision"], snap["digest"]) != head:
+                    snapshots[node.name] = (read_snapshot(node, self.h.cluster.admin_token, league=self.slug)
+                                            if node.alive() else None)
+            points = set((s["revision"], s["digest"]) if s else None for s in snapshots.values())
+            if head is None or points == {head} or time.monotonic() > deadline:
+                break
+            time.sleep(1.0)
         self.final = {"snapshots": snapshots, "head": head}
         log(f"league {self.slug}: writers stopped ({sum(w.stats['acks'] for w in self.writers)} acks, {in_doubt} "
             f"left unanswered); readers at {[r.rev for r in self.readers]}")
