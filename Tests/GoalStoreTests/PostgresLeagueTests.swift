@@ -220,4 +220,33 @@ struct PostgresLeagueTests {
         #expect(try store.leagues().count == 2)
         #expect(try store.epoch() == epoch)
     }
+
+    @Test("a league's schema of an older version is upgraded when the league is opened, its league kept")
+    func leagueSchemaUpgradesOnOpen() throws {
+        let harness = try StoreHarness(.postgres)
+        let database = try #require(harness.postgresDatabase)
+        let store = try home(harness)
+        let slug = try LeagueSlug(validating: "old-one")
+        try store.createLeague(try info(slug.rawValue, "Old"))
+        var driver = LeagueDriver()
+        driver.mutate(.createPlayer(id: PlayerID(), name: "ada"), by: .alpha)
+        let league = try store.openLeagueStore(slug)
+        try league.append(driver.takeBatch())
+        let epoch = try league.epoch()
+        try league.close()
+        for statement in [
+            "ALTER TABLE goald_league_old_one.tokens DROP COLUMN leagues",
+            "DROP TABLE goald_league_old_one.goald_leagues",
+            "DELETE FROM goald_league_old_one.goald_schema WHERE version >= 7",
+        ] {
+            try PostgresTestServer.execute(statement, in: database)
+        }
+
+        let reopened = try store.openLeagueStore(slug)
+        defer { try? reopened.close() }  // cleanup only
+        #expect(try reopened.epoch() == epoch)
+        #expect(try reopened.recover().headDigest == driver.digest)
+        try PostgresTestServer.execute("SELECT leagues FROM goald_league_old_one.tokens", in: database)
+        #expect(try store.logBounds().head == 0, "the default league's tables were not touched")
+    }
 }
