@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """goald soak harness: starts goald (1 node on SQLite, or 3 on one PostgreSQL), drives it with well-behaved and
-hostile clients on a schedule fixed by --seed, and checks that it survives and stays correct. See README.md.
+hostile clients on a schedule fixed by --seed, and checks that it survives and stays correct. Beside the default
+league it serves a second one, soak-b, with clients of its own, and checks that nothing crosses between them
+(soak_leagues.py; --leagues 1: the default league alone). See README.md.
 
     python3 Tests/Soak/soak.py --goald .build-release/release/goald --duration 300 --seed 7
     python3 Tests/Soak/soak.py --goald … --scenario stalled-reader --seed 1
     python3 Tests/Soak/soak.py --goald … --nodes 3 --postgres-url "$GOALD_TEST_POSTGRES_URL" --duration 600
+    python3 Tests/Soak/soak.py --goald … --leagues 1 --duration 300 --seed 7
 
 Python 3 standard library only; every connection goes to 127.0.0.1.
 """
