@@ -128,6 +128,34 @@ struct LeagueConvergenceTests {
         )
     }
 
+    @Test func theTextReportListsFewLeaguesAllAndManyOnlyTheFailingOnes() throws {
+        func league(_ number: Int, converged: Bool) -> LoadReport.League {
+            let verdict = LoadRunner.verdict(
+                subscribers: [subscriber(converged ? 4 : 3, digestA)],
+                views: [view(4, digestA)],
+                numbers: [number - 1]
+            )
+            return LoadReport.League(id: "load-\(number)", subscribers: 1, writers: 1, convergence: verdict)
+        }
+        var report = ReportJSONTests.report(optionals: false)
+        report.leagues = (1...3).map { league($0, converged: true) }
+        report.convergence = LoadReport.combined(report.leagues ?? [])
+        let few = report.text
+        #expect(few.contains("leagues: 3 (load-1 … load-3), 3 converged"))
+        #expect(few.contains("  league load-2: 1 subscribers, 1 writers, 1/1 at head r4 "))
+        #expect(few.contains("convergence: OK — 3/3 leagues; 3/3 subscribers at their league's head"))
+        #expect(!few.contains("convergence: OK — head"), "no single head line with several leagues")
+
+        report.leagues = (1...12).map { league($0, converged: $0 != 7) }
+        report.convergence = LoadReport.combined(report.leagues ?? [])
+        let many = report.text
+        #expect(many.contains("leagues: 12 (load-1 … load-12), 11 converged"))
+        #expect(many.contains("  league load-7: 1 subscribers, 1 writers, 0/1 at head r4 "))
+        #expect(!many.contains("  league load-1:"), "beyond 10 leagues only the failing ones get a line")
+        #expect(many.contains("convergence: FAILED — 11/12 leagues"))
+        #expect(many.contains("  problem: league load-7: subscriber 6 stopped at revision 3, head is 4"))
+    }
+
     @Test func nodesCountSubscribersAtTheirOwnLeaguesHead() throws {
         // Two nodes, two leagues; subscriber i follows league i % 2 and sits on node i / 2.
         var subscribers = [

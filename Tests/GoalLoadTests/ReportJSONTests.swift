@@ -104,7 +104,27 @@ struct ReportJSONTests {
                     head: optionals ? 2_370 : nil,
                     headDigest: optionals ? "ab12" : nil
                 )
-            ]
+            ],
+            leagues: optionals
+                ? [
+                    LoadReport.League(
+                        id: "load-1",
+                        subscribers: 250,
+                        writers: 1,
+                        convergence: LoadReport.Convergence(
+                            head: 12,
+                            headDigest: "cd34",
+                            subscribersChecked: 250,
+                            subscribersAtHead: 250,
+                            digestMismatches: 0,
+                            streamProblems: 0,
+                            sampledReplicasChecked: 1,
+                            replicaMismatches: 0,
+                            converged: true,
+                            problems: []
+                        )
+                    )
+                ] : nil
         )
     }
 
