@@ -13,7 +13,9 @@ public import GoalModel
 /// Crash safety: `createLeague` creates the league's file first and inserts its row last, in one write transaction
 /// of the home database (which also serialises creates and deletes between processes, e.g. `goald league` and a
 /// running daemon); a file without a row (a crash in between) is never opened and is replaced by the next create of
-/// that slug. `deleteLeague` deletes the row first, then the files; a crash in between leaves only such a file.
+/// that slug. `deleteLeague` deletes the row first, then the files; a crash in between leaves only such a file. The
+/// cost: a create holds the home database's write lock while the new file is made (a few fsyncs), so the default
+/// league's commits wait that long, once per created league.
 /// Threading and lifetime: the store's (see `SQLiteLeagueStorage`).
 extension SQLiteLeagueStorage: LeagueCatalog {
     /// The directory of the leagues other than the default one.
