@@ -96,19 +96,27 @@ struct RESTAPI {
             return dispatch(target.route, head: head, body: body, caller: caller, role: role, in: leagues.defaultLeague)
         }
         let api = self
+        // Only the load's failure is a 503: the catalog or the league's store could not be read (or the pool
+        // stopped), and the client may retry. The request itself answers for itself.
         return collaborators.threadPool.runIfActive(eventLoop: eventLoop) { try leagues.acquire(slug) }
-            .flatMap { runtime -> EventLoopFuture<RESTResponse> in
-                guard let runtime else {
+            .map { Result<LeagueRuntime?, any Error>.success($0) }
+            .recover { .failure($0) }
+            .flatMap { loaded -> EventLoopFuture<RESTResponse> in
+                switch loaded {
+                case .failure:
+                    return api.answer(
+                        .error(
+                            .serviceUnavailable,
+                            code: .storeUnavailable,
+                            "league \(slug) cannot be read now; try again"
+                        )
+                    )
+                case .success(nil):
                     return api.answer(.error(.notFound, code: .unknownLeague, "there is no league \(slug)"))
+                case .success(let runtime?):
+                    return api.dispatch(target.route, head: head, body: body, caller: caller, role: role, in: runtime)
+                        .always { _ in leagues.release(runtime) }
                 }
-                return api.dispatch(target.route, head: head, body: body, caller: caller, role: role, in: runtime)
-                    .always { _ in leagues.release(runtime) }
-            }
-            .flatMapError { _ in
-                // The catalog or the league's store could not be read (or the pool stopped): the client may retry.
-                api.answer(
-                    .error(.serviceUnavailable, code: .storeUnavailable, "league \(slug) cannot be read now; try again")
-                )
             }
     }
 
