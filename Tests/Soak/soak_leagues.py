@@ -12,7 +12,9 @@ mixed phase like the default league's, and adjust goals only elsewhere.
 
 Probes (at start and at the end, on every node): a confined token's hello without `league` and with
 `"league":"default"` gets `error{league_forbidden}` + close 4405, and so does its hello naming a league that does not
-exist; a token of every league naming that league gets `error{unknown_league}` + close 4404.
+exist; a token of every league naming that league gets `error{unknown_league}` + close 4404. Over REST the confined
+token's `GET /api/v1/leagues` lists its league alone (role viewer), and its `GET /api/v1/players` (the default
+league's) is 403 `league_forbidden`.
 
 At the end, one check per league (`league soak-b`): its readers and every node's snapshot of it converge to one
 revision and digest (no gap, duplicate or broken chain); its ledger of acknowledged mutations is exactly once in its
@@ -21,6 +23,7 @@ its healthy readers' live deliveries have p99 < 1 s (reported, and judged as the
 
 Python 3 standard library only.
 """
+import http.client
 import json
 import random
 import threading
@@ -154,8 +157,20 @@ class LeagueSide:
                 ok = got_code == code and got_close == close
                 self.probes.append((when, ok, f"{node.name}: {text}: error {got_code}, close {got_close}"
                                               + ("" if ok else f" (expected {code}, {close})")))
+            # the same over REST: the confined token sees only its league, and not the default league's players
+            status, body = rest_get(node, "/api/v1/leagues", confined)
+            listed = [(league.get("id"), league.get("role")) for league in (body or {}).get("leagues", [])]
+            ok = status == 200 and listed == [(self.slug, "viewer")]
+            self.probes.append((when, ok, f"{node.name}: confined token, GET /api/v1/leagues: {status} {listed}"
+                                          + ("" if ok else f" (expected 200 [({self.slug!r}, 'viewer')])")))
+            status, body = rest_get(node, "/api/v1/players", confined)
+            code = (body or {}).get("code")
+            ok = status == 403 and code == "league_forbidden"
+            self.probes.append((when, ok, f"{node.name}: confined token, GET /api/v1/players (the default "
+                                          f"league's): {status} {code}"
+                                          + ("" if ok else " (expected 403 league_forbidden)")))
         failed = [text for _, ok, text in self.probes if not ok]
-        log(f"league {self.slug} probes ({when}): " + ("all refused as expected" if not failed else
+        log(f"league {self.slug} probes ({when}): " + ("all as expected" if not failed else
                                                         f"{len(failed)} NOT as expected: {failed[:2]}"))
 
     # -- the end -------------------------------------------------------------------------------------------------
@@ -207,6 +222,23 @@ class LeagueSide:
 
     def clients(self):
         return self.writers + self.readers
+
+
+def rest_get(node, path, token):
+    """(status, the JSON body or None) of a GET with a bearer token; (an error's text, None) when it fails."""
+    connection = http.client.HTTPSConnection("127.0.0.1", node.port, context=node.context, timeout=10.0)
+    try:
+        connection.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        response = connection.getresponse()
+        raw = response.read()
+        try:
+            return response.status, json.loads(raw)
+        except ValueError:
+            return response.status, None
+    except (OSError, http.client.HTTPException) as error:
+        return f"{type(error).__name__}: {error}", None
+    finally:
+        connection.close()
 
 
 def refusal(node, token, league):
@@ -274,7 +306,7 @@ def check_league(h, side, default_snapshot):
     # probes
     bad = [f"probe at {when}: {text}" for when, ok, text in side.probes if not ok]
     details += bad
-    parts.append(f"{len(side.probes) - len(bad)}/{len(side.probes)} refusals as expected (4405/4404)")
+    parts.append(f"{len(side.probes) - len(bad)}/{len(side.probes)} probes as expected (4405/4404, REST)")
     # latency, judged like the default league's
     latency = soak_checks.check_latency(side.readers, h.disruption_windows, h.stall_windows)
     if latency["status"] == "fail":
