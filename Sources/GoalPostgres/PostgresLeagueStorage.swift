@@ -178,12 +178,11 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         if let claiming = nodeClaim.stop() { tasks.append(claiming) }
         writer.close()
         reader.close()
-        guard
-            !released.withLockedValue({ released in
-                defer { released = true }
-                return released
-            })
-        else { return }
+        let firstClose = released.withLockedValue { released in
+            defer { released = true }
+            return !released
+        }
+        guard firstClose else { return }
         let loops = self.loops
         let stopping = tasks
         Task {
