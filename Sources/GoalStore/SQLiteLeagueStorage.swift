@@ -103,6 +103,9 @@ public final class SQLiteLeagueStorage: LeagueStorage {
 
     public func recover() throws(StorageError) -> DurableLeague {
         let parts = try run("recover()") { try pool.read { db in try SQLiteReader.leagueParts(db) } }
+        // Reading every row filled the connections' page caches; a league that then sits idle should not keep them
+        // (the next reads fill what they need again).
+        pool.releaseMemory()
         return try parts.rebuild()
     }
 
