@@ -144,6 +144,24 @@ struct LeagueCatalogTests {
         #expect(try fresh.epoch() != oldEpoch)
     }
 
+    @Test("a closed league store refuses calls, naming them; the next open of the league works", arguments: kinds)
+    func closedHandle(kind: StorageKind) throws {
+        let harness = try StoreHarness(kind)
+        let office = try info("office", "Office")
+        try catalog(harness).createLeague(office)
+        let first = try catalog(harness).openLeague(office.slug)
+        let second = try catalog(harness).openLeague(office.slug)
+        defer { try? second.close() }  // cleanup only
+        var driver = LeagueDriver()
+        driver.mutate(.createPlayer(id: PlayerID(), name: "ana"), by: .alpha)
+        try first.append(driver.takeBatch())
+        try first.close()
+        let refused = try #require(throws: StorageError.self) { _ = try first.recover() }
+        #expect(refused.code == .closed && refused.description.contains("recover()"))
+        #expect(try second.recover().head == 1)
+        #expect(try harness.storage.recover().head == 0)
+    }
+
     @Test("tokens keep their league grants; a token without grants is of every league", arguments: kinds)
     func tokenGrants(kind: StorageKind) throws {
         let harness = try StoreHarness(kind)
