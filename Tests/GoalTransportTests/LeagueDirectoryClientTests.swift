@@ -140,6 +140,8 @@ struct LeagueDirectoryClientTests {
             }
             #expect(failure.kind == .tls)
             #expect(failure.message.contains("certificate not trusted"))
+            // A request is recorded only once it arrived whole over TLS, which never completed.
+            #expect(server.requests.buffered.isEmpty)
         }
     }
 }
