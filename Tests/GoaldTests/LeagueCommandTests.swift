@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
 import GoalModel
+import GoalPostgres
 import GoalServer
 import GoalStore
 import GoalTestSlots
+import GoalTestSupport
 import Testing
 
 @testable import goald
@@ -245,3 +247,47 @@ extension Goald.League.Create: GoaldRunnable {}
 extension Goald.League.List: GoaldRunnable {}
 extension Goald.League.Rename: GoaldRunnable {}
 extension Goald.League.Delete: GoaldRunnable {}
+
+/// `goald league` and `token create --league` against a PostgreSQL URL: the catalog lives in the store.
+@Suite(
+    "goald league on PostgreSQL",
+    .enabled(if: PostgresTestServer.isEnabled, Comment(rawValue: PostgresTestServer.skipMessage)),
+    .slotted
+)
+struct PostgresLeagueCommandTests {
+    @Test("league create, list, rename and delete --yes, and a confined token, work against --store")
+    func leaguesInPostgres() async throws {
+        let database = try PostgresTestServer.makeDatabase()
+        defer { try? PostgresTestServer.dropDatabase(database) }  // cleanup only
+        let directory = try TemporaryDirectory()
+        var url = database
+        url.password = nil
+        let arguments = ["--state-dir", directory.file("state"), "--store", url.description]
+        let environment = ["HOME": directory.path, "GOALD_STORE_PASSWORD": database.password ?? ""]
+        func run(_ words: [String]) async throws -> String {
+            let command = try #require(try Goald.parseAsRoot(words + arguments) as? any GoaldRunnable)
+            let output = OutputCapture()
+            try await command.run(
+                in: output.context(environment: environment, workingDirectory: directory.path, terminal: false)
+            )
+            return output.text
+        }
+        _ = try await run(["league", "create", "office", "--name", "Office"])
+        _ = try await run(["league", "create", "home"])
+        _ = try await run(["league", "rename", "home", "Home"])
+        _ = try await run(["token", "create", "--name", "scoped", "--league", "office=admin"])
+        let refused = await #expect(throws: StorageError.self) {
+            _ = try await run(["token", "create", "--name", "lost", "--league", "nowhere=admin"])
+        }
+        #expect(refused?.code == .leagueNotFound)
+        _ = try await run(["league", "delete", "office", "--yes"])
+
+        let storage = try PostgresLeagueStorage(configuration: database)
+        defer { try? storage.close() }  // cleanup only
+        #expect(try storage.leagues().map(\.slug.rawValue) == ["default", "home"])
+        #expect(try storage.leagues().last?.name.value == "Home")
+        #expect(try storage.tokens().map(\.name) == ["scoped"])
+        #expect(try storage.tokens().first?.leagues == [try LeagueSlug(validating: "office"): .admin])
+        #expect(!FileManager.default.fileExists(atPath: directory.file("state/goald.sqlite")), "no SQLite file made")
+    }
+}
