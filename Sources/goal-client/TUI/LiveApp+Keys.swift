@@ -33,6 +33,8 @@ extension LiveApp {
             mode = .browse
         case .edit(let form):
             if !form.handle(key) { mode = .browse }
+        case .leagues:
+            handleLeaguePicker(key)
         case .browse:
             handleBrowse(key)
             followSelectionWithHistory()
@@ -94,6 +96,7 @@ extension LiveApp {
         case .right where tab == .matches: scoringSide = .away
         case .character("?"): mode = .help
         case .character("h"): toggleHistory()
+        case .character("l"): openLeaguePicker()
         case .character("c"):
             // Not live: reconnect now (skip the countdown, or start a stopped client). Live: nothing to do.
             if connection.isStale.value { connection.reconnectNow() }

@@ -32,6 +32,7 @@ extension LiveApp {
         switch mode {
         case .help: body = helpLines()
         case .edit(let form): body = form.lines(height: bodyHeight)
+        case .leagues: body = leaguePicker?.lines(height: bodyHeight) ?? []
         case .browse, .confirmDelete, .newPlayer, .renamePlayer, .confirmDeletePlayer:
             if let historyPane {
                 let paneHeight = min(Self.historyPaneHeight, bodyHeight / 2)
@@ -54,6 +55,9 @@ extension LiveApp {
 
     private func tabBar() -> ScreenLine {
         var line = ScreenLine(" goal ", .bold)
+        if let league = leagueSwitching?.current, !league.isDefault {
+            line.append("\(league.rawValue) ", .bold)
+        }
         for candidate in Tab.allCases {
             line.append(" \(candidate.title) ", candidate == tab ? .reverse : .plain)
             if candidate != Tab.allCases.last { line.append("·") }
@@ -93,6 +97,8 @@ extension LiveApp {
             return ScreenLine(" t take theirs  k keep mine  esc cancel", .dim)
         case .edit:
             return ScreenLine(" ↑/↓ field  enter pick players  +/- goals  s save  esc cancel", .dim)
+        case .leagues:
+            return ScreenLine(" ↑/↓ choose  enter switch to that league  esc cancel", .dim)
         default:
             return ScreenLine(" " + Self.keyHints(tab), .dim)
         }
@@ -137,6 +143,7 @@ extension LiveApp {
             ScreenLine("  h  ] [          history of the selected row (its date); ] older, [ newer"),
             ScreenLine("  r               refresh the list"),
             ScreenLine("  c               reconnect now while reconnecting or stopped (no countdown)"),
+            ScreenLine("  l               switch league (the leagues your token may see; each its own state)"),
             ScreenLine("  Ctrl-Z          suspend (fg resumes)     q  Ctrl-C   quit"),
             ScreenLine(),
             ScreenLine("  * marks edits not yet confirmed by the server (a pending goal shows the score"),

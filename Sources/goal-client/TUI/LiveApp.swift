@@ -35,6 +35,8 @@ final class LiveApp {
         /// The player the user chose to delete, as they saw it.
         case confirmDeletePlayer(ShownEntity<PlayerID>)
         case edit(EditForm)
+        /// The league switcher's list (`leaguePicker`).
+        case leagues
     }
 
     let store: LiveLeagueStore
@@ -55,6 +57,12 @@ final class LiveApp {
     var changed: [String: Date] = [:]
     /// The history pane under the list (`h`), when open (LiveApp+History.swift).
     var historyPane: HistoryPane?
+    /// How to switch leagues (nil: the UI cannot list them); set before `start()`.
+    var leagueSwitching: LeagueSwitching?
+    /// The league switcher's list while it is open (LiveApp+Leagues.swift).
+    var leaguePicker: LeaguePicker?
+    /// The league the user chose in the switcher; set just before `quit()`.
+    var switchedLeague: LeagueSlug?
     var onQuit: () -> Void = {}
     var decoder = KeyDecoder()
     var sources: [any DispatchSourceProtocol] = []
