@@ -19,7 +19,7 @@ struct ReadmeWalkthroughTests {
     func plan() throws {
         let script = ReadmeScript(try Self.readme())
         let run = script.blocks.filter { $0.notRun == nil }
-        #expect(script.blocks.count - run.count == 6, "\(script.blocks.map { ($0.line, $0.notRun ?? "run") })")
+        #expect(script.blocks.count - run.count == 7, "\(script.blocks.map { ($0.line, $0.notRun ?? "run") })")
         let steps = run.flatMap(\.commands).map(ReadmeScript.step)
         #expect(steps.filter { if case .daemon = $0 { true } else { false } }.count == 2, "\(steps)")
         #expect(steps.contains(.command(".build/debug/goal-client players add Alice")))
