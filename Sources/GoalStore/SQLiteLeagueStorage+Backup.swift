@@ -85,26 +85,51 @@ extension SQLiteLeagueStorage {
     /// Replaces the database at `databasePath` with a validated copy of `backupPath` and gives it a new epoch,
     /// so clients that resume with the old epoch get a snapshot. The daemon must not be running.
     ///
-    /// Steps: validate the backup; copy it next to the target; open the copy (WAL, FULL, migrations), rotate its
-    /// epoch and close it; remove the target's stale -wal and -shm; rename the copy over the target.
+    /// Steps: validate the backup; stage a copy next to the target (`stage`); swap it in (`install`).
     /// - Returns: The restored database's summary, with its new epoch.
     public static func restore(
         backupAt backupPath: String,
         into databasePath: String
     ) throws(StorageError) -> BackupSummary {
         var summary = try validateBackup(at: backupPath)
-        let staging = databasePath + ".restoring"
-        for suffix in ["", "-wal", "-shm"] { try DatabaseFile.remove(staging + suffix) }
+        let staging = stagingPath(for: databasePath)
+        summary.epoch = try stage(backupAt: backupPath, as: staging)
+        try install(staging, over: databasePath)
+        return summary
+    }
+
+    /// Where a restore stages the copy that replaces `databasePath` (same directory, so the swap is a rename).
+    static func stagingPath(for databasePath: String) -> String { databasePath + ".restoring" }
+
+    /// Copies a (validated) backup to `staging`, opens the copy (WAL, FULL, migrations), rotates its epoch,
+    /// checkpoints and closes it, leaving one self-contained file without -wal or -shm. Touches nothing else.
+    /// - Returns: The copy's new epoch.
+    static func stage(backupAt backupPath: String, as staging: String) throws(StorageError) -> LeagueEpoch {
+        try removeStaging(staging)
         try DatabaseFile.copy(backupPath, to: staging)
         let copy = try SQLiteLeagueStorage(path: staging)
-        summary.epoch = try copy.rotateEpoch()
-        _ = try copy.run("restore") { try copy.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
-        try copy.close()
-        for suffix in ["-wal", "-shm"] {
-            try DatabaseFile.remove(staging + suffix)
-            try DatabaseFile.remove(databasePath + suffix)
+        let epoch: LeagueEpoch
+        do {
+            epoch = try copy.rotateEpoch()
+            _ = try copy.run("restore") { try copy.pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) } }
+        } catch {
+            // The staging copy is abandoned; the rotation's or checkpoint's error is the one to report.
+            try? copy.close()
+            throw error
         }
+        try copy.close()
+        for suffix in ["-wal", "-shm"] { try DatabaseFile.remove(staging + suffix) }
+        return epoch
+    }
+
+    /// Removes a staged copy and its -wal and -shm files (those that exist).
+    static func removeStaging(_ staging: String) throws(StorageError) {
+        for suffix in ["", "-wal", "-shm"] { try DatabaseFile.remove(staging + suffix) }
+    }
+
+    /// Swaps a staged copy in: removes the target's stale -wal and -shm, then renames the copy over the target.
+    static func install(_ staging: String, over databasePath: String) throws(StorageError) {
+        for suffix in ["-wal", "-shm"] { try DatabaseFile.remove(databasePath + suffix) }
         try DatabaseFile.replace(databasePath, with: staging)
-        return summary
     }
 }

@@ -1,14 +1,17 @@
 import ArgumentParser
 import Foundation
+import GoalModel
 import GoalServer
 import GoalStore
 
 extension Goald {
-    /// `goald backup FILE`: a consistent copy (`VACUUM INTO`), safe while the daemon runs.
+    /// `goald backup FILE`: a consistent copy (`VACUUM INTO`) of the home database to FILE and of every other league
+    /// its catalog lists to FILE.leagues/<slug>.sqlite, safe while the daemon runs (`SQLiteBackupSet`).
     struct Backup: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a consistent copy of the database to FILE (safe while goald runs).",
-            discussion: "FILE must not exist yet; it is created with mode 0600 and checked after writing."
+            abstract: "Write a consistent copy of every league's database to FILE (safe while goald runs).",
+            discussion: "FILE must not exist yet; it is created with mode 0600 and checked after writing. Leagues "
+                + "other than the default one go to FILE.leagues/<id>.sqlite (a new directory, mode 0700)."
         )
 
         @OptionGroup var state: StateOptions
@@ -21,19 +24,28 @@ extension Goald {
         func run(in context: CommandContext) async throws {
             let configuration = try await context.configuration(state: state).sqliteOnly("backup", "pg_dump")
             let destination = ConfigurationLoader.absolutePath(file, in: context.workingDirectory)
-            try StoreAccess.withStorage(configuration, create: false) { storage in try storage.backup(to: destination) }
-            let summary = try SQLiteLeagueStorage.validateBackup(at: destination)
-            context.output("Backed up \(configuration.databasePath) to \(destination):")
-            context.output(BackupDescription.lines(summary).map { "  " + $0 }.joined(separator: "\n"))
+            let parts = try StoreAccess.withStorage(configuration, create: false) { storage in
+                try storage.backupSet(to: destination)
+            }
+            for part in parts {
+                context.output(
+                    part.slug.isDefault
+                        ? "Backed up \(configuration.databasePath) to \(destination):"
+                        : "Backed up league \(part.slug) to \(part.path):"
+                )
+                context.output(BackupDescription.lines(part.summary).map { "  " + $0 }.joined(separator: "\n"))
+            }
         }
     }
 
-    /// `goald restore FILE`: replaces the database with a backup and rotates the epoch. The daemon must be stopped.
+    /// `goald restore FILE`: replaces the home database with FILE and every league FILE's catalog lists with its
+    /// FILE.leagues/<slug>.sqlite, each with a rotated epoch (`SQLiteBackupSet.restore`). The daemon must be stopped.
     struct Restore: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Replace the database with a backup and rotate the epoch (stop goald first).",
-            discussion: "The backup is checked first (integrity, schema, league rules). Clients that resume with the "
-                + "old epoch get a fresh snapshot, so no client keeps revisions of the replaced history."
+            abstract: "Replace every league's database with a backup and rotate the epochs (stop goald first).",
+            discussion: "The whole backup is checked first (integrity, schema, league rules, a file for every league "
+                + "its catalog lists). Clients that resume with an old epoch get a fresh snapshot, so no client keeps "
+                + "revisions of the replaced history."
         )
 
         @OptionGroup var state: StateOptions
@@ -49,14 +61,21 @@ extension Goald {
             try OwnerOnlyFile.createDirectory(configuration.stateDirectory)
             let lock = try StateDirectoryLock.acquire(directory: configuration.stateDirectory)
             defer { lock.release() }
-            let previous =
-                FileManager.default.fileExists(atPath: configuration.databasePath)
-                // A database being replaced may be unreadable (that is often why it is restored): its epoch is then unknown.
-                ? (try? SQLiteLeagueStorage.validateBackup(at: configuration.databasePath))?.epoch : nil
-            let summary = try SQLiteLeagueStorage.restore(backupAt: source, into: configuration.databasePath)
-            context.output("Restored \(source) into \(configuration.databasePath):")
-            context.output(BackupDescription.lines(summary).map { "  " + $0 }.joined(separator: "\n"))
-            context.output("New epoch \(summary.epoch)" + (previous.map { " (was \($0))" } ?? "") + ".")
+            let restoration = try SQLiteBackupSet.restore(from: source, into: configuration.databasePath)
+            for restored in restoration.restored {
+                context.output("Restored \(restored.part.path) into \(restored.target):")
+                context.output(BackupDescription.lines(restored.part.summary).map { "  " + $0 }.joined(separator: "\n"))
+                context.output(
+                    "New epoch \(restored.part.summary.epoch)" + (restored.previousEpoch.map { " (was \($0))" } ?? "")
+                        + "."
+                )
+            }
+            for path in restoration.unlisted {
+                context.output(
+                    "Left in place, not served: \(path) (the restored catalog does not list it; "
+                        + "goald league create replaces it)."
+                )
+            }
             context.output("Clients that reconnect see the new epoch and resync by snapshot; start goald again.")
         }
     }
