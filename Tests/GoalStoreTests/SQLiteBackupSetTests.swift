@@ -114,6 +114,21 @@ struct SQLiteBackupSetTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == Data("taken".utf8))
     }
 
+    @Test("a backup that fails on a league (its live file is gone) removes FILE and FILE.leagues it wrote")
+    func failedBackupRemovesWhatItWrote() throws {
+        let harness = try StoreHarness(.sqlite)
+        let home = try #require(harness.storage as? SQLiteLeagueStorage)
+        _ = try populate(home)
+        try FileManager.default.removeItem(atPath: home.leaguePath(try LeagueSlug(validating: "office")))
+        let file = harness.directory.appendingPathComponent("backup.sqlite").path
+
+        let error = try #require(throws: StorageError.self) { try home.backupSet(to: file) }
+        #expect(error.code == .fileAccess)
+        #expect(error.description.contains(home.leaguePath(try LeagueSlug(validating: "office"))))
+        #expect(!exists(file) && !exists(file + ".leagues"))
+        #expect(!exists(home.leaguePath(try LeagueSlug(validating: "office"))))
+    }
+
     @Test("restore brings back every league of the catalog with its data and a new epoch; unlisted files stay")
     func restoreBringsBackEveryLeague() throws {
         let harness = try StoreHarness(.sqlite)
