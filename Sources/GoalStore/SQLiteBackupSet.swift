@@ -47,8 +47,8 @@ public enum SQLiteBackupSet {
         return parts
     }
 
-    /// The leagues other than the default one that the catalog of the (home) database at `path` lists, by slug.
-    /// Opens the file read-only.
+    /// The leagues other than the default one that the catalog of the (home) database at `path` lists, by slug;
+    /// none when it has no catalog (an older goald's backup). Opens the file read-only.
     /// - Throws: `inconsistent` for a row whose slug is invalid; what opening or reading the file throws.
     static func listedLeagues(inBackup path: String) throws(StorageError) -> [LeagueSlug] {
         var configuration = Configuration()
@@ -60,7 +60,9 @@ public enum SQLiteBackupSet {
             // Closing a read-only connection cannot lose anything; the rows are already read.
             defer { try? queue.close() }
             texts = try queue.read { db in
-                try String.fetchAll(
+                // A backup made before leagues existed has no catalog: it is the default league alone.
+                guard try db.tableExists("leagues") else { return [] }
+                return try String.fetchAll(
                     db,
                     sql: "SELECT slug FROM leagues WHERE slug <> ? ORDER BY slug",
                     arguments: [LeagueSlug.default.rawValue]

@@ -39,7 +39,8 @@ extension SQLiteLeagueStorage {
     }
 
     /// Checks that `path` is a complete, intact goald database: it opens read-only, `PRAGMA integrity_check`
-    /// says ok, its migrations are exactly the ones this goald knows, and its league rebuilds.
+    /// says ok, its migrations are this goald's or a prefix of them (an older goald's complete database, which a
+    /// restore brings up to date), and its league rebuilds.
     /// - Returns: What the backup holds.
     /// - Throws: `notADatabase`, `corrupt`, `foreignDatabase`, `schemaTooNew`, `schemaIncomplete`,
     ///   `rebuildFailed`, `inconsistent`, `fileAccess`.
@@ -64,8 +65,13 @@ extension SQLiteLeagueStorage {
                     throw StorageError.schemaIncomplete(path: path, missing: SQLiteSchema.migrator.migrations)
                 }
                 let applied = Set(try SQLiteSchema.migrator.appliedIdentifiers(db))
-                let missing = SQLiteSchema.migrator.migrations.filter { !applied.contains($0) }
-                guard missing.isEmpty else { throw StorageError.schemaIncomplete(path: path, missing: missing) }
+                let known = SQLiteSchema.migrator.migrations
+                let upToDate = known.prefix { applied.contains($0) }.count
+                let missing = known.filter { !applied.contains($0) }
+                guard applied.count == upToDate else {
+                    throw StorageError.schemaIncomplete(path: path, missing: missing)
+                }
+                guard missing.isEmpty else { return try migratedLeagueParts(db) }
                 return try SQLiteReader.leagueParts(db)
             }
         } catch {
@@ -80,6 +86,19 @@ extension SQLiteLeagueStorage {
             matches: league.state.allMatches.count,
             clientInstances: league.state.allClientRecords.count
         )
+    }
+
+    /// The league of an older goald's database `db`, read from an in-memory copy brought up to date with this
+    /// goald's migrations. Reading the file directly is not enough: the reader needs columns of later migrations
+    /// (`client_records.last_used` is v2), and validating the migrated copy checks exactly what a restore installs,
+    /// while the backup file itself stays untouched (it is open read-only).
+    private static func migratedLeagueParts(_ db: Database) throws -> LeagueParts {
+        var configuration = Configuration()
+        configuration.label = "goald.backup-upgrade-check"
+        let copy = try DatabaseQueue(configuration: configuration)
+        try copy.writeWithoutTransaction { destination in try db.backup(to: destination) }
+        try SQLiteSchema.migrator.migrate(copy)
+        return try copy.read { db in try SQLiteReader.leagueParts(db) }
     }
 
     /// Replaces the database at `databasePath` with a validated copy of `backupPath` and gives it a new epoch,
