@@ -51,8 +51,9 @@ extension SQLiteBackupSet {
                 epochs.append(try SQLiteLeagueStorage.stage(backupAt: part.path, as: staging))
             }
         } catch {
-            // Best effort: the staged copies are abandoned; the staging error is the one to report.
-            for staging in staged { try? SQLiteLeagueStorage.removeStaging(staging) }
+            for staging in staged {
+                try? SQLiteLeagueStorage.removeStaging(staging)  // best effort: the staging error is the one to report
+            }
             throw error
         }
         for index in Array(parts.indices.dropFirst()) + [0] {

@@ -91,8 +91,7 @@ final class LeagueHost: Sendable {
         do {
             recovered = try storage.recover()
         } catch {
-            // Best effort while failing: the recovery error is the one to report.
-            try? storage.close()
+            try? storage.close()  // best effort while failing: the recovery error is the one to report
             throw error
         }
         let runtime = factory.make(slug, storage: storage, recovered: recovered) { [weak self] error in
@@ -183,7 +182,7 @@ final class LeagueHost: Sendable {
     func delete(_ slug: LeagueSlug) async throws(StorageError) {
         guard !slug.isDefault else { throw .defaultLeague(operation: "deleted") }
         guard let catalog else { throw .leagueNotFound(slug) }
-        let entry = state.withLock { state -> Entry? in
+        let entry = state.withLock { state in
             state.deleting.insert(slug)
             return state.loaded.removeValue(forKey: slug)
         }
