@@ -268,6 +268,7 @@ let package = Package(
                 "GoalTestSlots",
                 "GoalStore", "GoalModel", "GoalWire", "GoalPostgres", "GoalTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ] + nio("NIOConcurrencyHelpers"),
             swiftSettings: strictSettings
         ),

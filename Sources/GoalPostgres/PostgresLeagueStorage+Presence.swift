@@ -3,7 +3,12 @@ public import GoalStore
 /// Presence between the goald nodes that share this database, over `pg_notify` (`PostgresPresenceBus`).
 extension PostgresLeagueStorage: PresenceBus {
     public func listenPresence(_ receive: @escaping @Sendable (String?) -> Void) {
-        presence.start(configuration: configuration, eventLoop: eventLoop, logger: logger, receive: receive)
+        presence.start(
+            channels: loops.channels,
+            channel: configuration.namespace.presenceChannel,
+            logger: logger,
+            receive: receive
+        )
     }
 
     public func publishPresence(_ payload: String) {

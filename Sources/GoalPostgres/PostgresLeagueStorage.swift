@@ -11,8 +11,9 @@ import PostgresNIO
 /// stored head (`revisionGap`); `append(_:onto:rebase:)` decides a batch again when another node wrote first.
 ///
 /// Two connections: one for writes (`append`, pruning, tokens, the epoch), one for reads, each used by one caller
-/// at a time and opened again after it was lost. Every call blocks its thread (see `PostgresLink`). A third one,
-/// started by `watchHead`, only listens for other nodes' commits (`PostgresHeadWatcher`).
+/// at a time and opened again after it was lost. Every call blocks its thread (see `PostgresLink`). Other nodes'
+/// commits (`watchHead`) and presence are heard on the node's one listening connection, shared by the home store and
+/// every league store it opened (`PostgresChannels`).
 ///
 /// Threading: `Sendable`; as `LeagueStorage` says. Lifetime: from `init` (which connects and migrates) until
 /// `close()`; the store shares one event-loop thread for its connections with the league stores it opened.
@@ -50,7 +51,12 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     ) throws(StorageError) {
         var home = configuration
         home.namespace = .home
-        try self.init(configuration: home, retention: retention, logger: logger, loops: PostgresEventLoops())
+        try self.init(
+            configuration: home,
+            retention: retention,
+            logger: logger,
+            loops: PostgresEventLoops(configuration: home, logger: logger)
+        )
     }
 
     /// Opens the store of `configuration.namespace` on `loops` (a share of which it now holds, released by
@@ -106,12 +112,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     }
 
     public func watchHead(_ wake: @escaping @Sendable (HeadNotice?) -> Void) {
-        let started = PostgresHeadWatcher(
-            configuration: configuration,
-            eventLoop: loops.next,
-            logger: logger,
-            wake: wake
-        )
+        let started = PostgresHeadWatcher(channels: loops.channels, channel: configuration.namespace.headChannel, wake: wake)
         watcher.withLockedValue { $0 = started }
     }
 

@@ -153,9 +153,10 @@ extension PostgresLink {
 }
 
 extension PostgresStoreConfiguration {
-    /// postgres-nio's configuration for this store: TLS as the URL says, a 5 s connect timeout, `application_name`,
-    /// and a league's `search_path` (`PostgresLeagueNamespace`).
-    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    /// postgres-nio's configuration for this store: TLS as the URL says, a 5 s connect timeout, `application_name`
+    /// (`goald`, or `goald listen` for the node's listening connection, so `pg_stat_activity` tells them apart), and
+    /// a league's `search_path` (`PostgresLeagueNamespace`).
+    func connectionConfiguration(applicationName: String = "goald") throws -> PostgresConnection.Configuration {
         let connectionTLS: PostgresConnection.Configuration.TLS
         switch tls {
         case .disable: connectionTLS = .disable
@@ -170,7 +171,7 @@ extension PostgresStoreConfiguration {
             tls: connectionTLS
         )
         result.options.connectTimeout = .seconds(5)
-        result.options.additionalStartupParameters = [("application_name", "goald")]
+        result.options.additionalStartupParameters = [("application_name", applicationName)]
         // A league's connections see its schema only (PostgreSQL takes any setting as a startup parameter).
         if let schema = namespace.schema { result.options.additionalStartupParameters.append(("search_path", schema)) }
         return result

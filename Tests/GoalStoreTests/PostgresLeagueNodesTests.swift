@@ -2,7 +2,6 @@ import GoalModel
 import GoalStore
 import GoalTestSlots
 import GoalTestSupport
-import NIOConcurrencyHelpers
 import Testing
 
 @testable import GoalPostgres
@@ -15,14 +14,6 @@ import Testing
     .slotted
 )
 struct PostgresLeagueNodesTests {
-    /// What a store heard: nil once per (re)connection, then each notice or payload.
-    private final class Heard<Value: Sendable>: Sendable {
-        let values = NIOLockedValueBox<[Value?]>([])
-        func record(_ value: Value?) { values.withLockedValue { $0.append(value) } }
-        var listening: Bool { !values.withLockedValue(\.isEmpty) }
-        var payloads: [Value] { values.withLockedValue { $0.compactMap { $0 } } }
-    }
-
     private struct Nodes {
         let harness: StoreHarness
         let first: PostgresLeagueStorage
@@ -61,9 +52,9 @@ struct PostgresLeagueNodesTests {
         let betaOnSecond = try nodes.second.openLeagueStore(nodes.beta)
         defer { try? betaOnSecond.close() }  // cleanup only
 
-        let heardAlpha = Heard<HeadNotice>()
-        let heardBeta = Heard<HeadNotice>()
-        let heardDefault = Heard<HeadNotice>()
+        let heardAlpha = HeardNotifications<HeadNotice>()
+        let heardBeta = HeardNotifications<HeadNotice>()
+        let heardDefault = HeardNotifications<HeadNotice>()
         alphaOnSecond.watchHead(heardAlpha.record)
         betaOnSecond.watchHead(heardBeta.record)
         nodes.second.watchHead(heardDefault.record)
@@ -110,7 +101,7 @@ struct PostgresLeagueNodesTests {
         defer { try? betaOnSecond.close() }  // cleanup only
 
         let stores = [alphaOnFirst, betaOnFirst, alphaOnSecond, betaOnSecond]
-        let heard = stores.map { _ in Heard<String>() }
+        let heard = stores.map { _ in HeardNotifications<String>() }
         for (store, ear) in zip(stores, heard) { store.listenPresence(ear.record) }
         try await pollUntil("every store listens for presence", timeout: .seconds(60)) { heard.allSatisfy(\.listening) }
 
