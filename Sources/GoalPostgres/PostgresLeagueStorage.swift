@@ -112,7 +112,11 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     }
 
     public func watchHead(_ wake: @escaping @Sendable (HeadNotice?) -> Void) {
-        let started = PostgresHeadWatcher(channels: loops.channels, channel: configuration.namespace.headChannel, wake: wake)
+        let started = PostgresHeadWatcher(
+            channels: loops.channels,
+            channel: configuration.namespace.headChannel,
+            wake: wake
+        )
         watcher.withLockedValue { $0 = started }
     }
 

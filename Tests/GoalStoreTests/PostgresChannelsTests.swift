@@ -35,7 +35,11 @@ struct PostgresChannelsTests {
             for name in ["north", "south", "east-end"] {
                 let slug = try LeagueSlug(validating: name)
                 try home.createLeague(
-                    LeagueInfo(slug: slug, name: try PlayerName(validating: name), created: .init(millisecondsSince1970: 0))
+                    LeagueInfo(
+                        slug: slug,
+                        name: try PlayerName(validating: name),
+                        created: .init(millisecondsSince1970: 0)
+                    )
                 )
                 leagues.append(try home.openLeagueStore(slug))
                 writers.append(try other.openLeagueStore(slug))
