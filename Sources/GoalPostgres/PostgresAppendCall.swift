@@ -51,9 +51,19 @@ struct PostgresAppendCall {
 
     /// Runs the function on `connection`: its own transaction outside one, part of the caller's inside one.
     func run(_ connection: PostgresConnection) throws -> Outcome {
+        var query = PostgresQuery.StringInterpolation(literalCapacity: 2_048, interpolationCount: 46)
+        query.appendLiteral("SELECT * FROM ")
+        appendCall(to: &query, function: "goald_append")
+        guard let row = try connection.run(PostgresQuery(stringInterpolation: query)).first else {
+            throw StorageError.inconsistent("goald_append answered no row")
+        }
+        return try outcome(of: row.makeRandomAccess())
+    }
+
+    /// Appends `function(arguments…)` to `query`, every argument bound and cast to its parameter's type:
+    /// `function` is `goald_append`, or a league's `goald_league_<slug>.goald_append` (`PostgresAppendRound`).
+    func appendCall(to query: inout PostgresQuery.StringInterpolation, function: String) {
         let last = movesHead ? batch.commits.last : nil
-        let headRevision = last.map { PostgresCoding.integer($0.revision) }
-        let headDigest = last.map { ByteBuffer(bytes: $0.changeset.digest.bytes) }
         let players = Array(entities.players.values)
         let matches = Array(entities.matches.values)
         let slots = MatchSlots(matches)
@@ -67,40 +77,67 @@ struct PostgresAppendCall {
             matches.map { PostgresCoding.integer(stamp($0).revision) }
         }
         func matchWriters(_ stamp: (Match) -> FieldStamp) -> [String] { matches.map { stamp($0).writer.rawValue } }
-        let rows = try connection.run(
-            """
-            SELECT * FROM goald_append(
-                \(base.map { PostgresCoding.integer($0.revision) })::BIGINT, \(base?.version)::BIGINT,
-                \(newVersion)::BIGINT, \(headRevision)::BIGINT, \(headDigest)::BYTEA,
-                \(entities.deletedMatches)::TEXT[], \(matches.map(\.id.description))::TEXT[],
-                \(entities.deletedPlayers)::TEXT[], \(batch.forgottenClients.map(\.rawValue))::TEXT[],
-                \(players.map(\.id.description))::TEXT[], \(players.map(\.name))::TEXT[],
-                \(players.map(\.nameKey))::TEXT[],
-                \(players.map { PostgresCoding.integer($0.created.revision) })::BIGINT[],
-                \(players.map(\.created.writer.rawValue))::TEXT[],
-                \(players.map { PostgresCoding.integer($0.nameStamp.revision) })::BIGINT[],
-                \(players.map(\.nameStamp.writer.rawValue))::TEXT[],
-                \(matches.map(\.id.description))::TEXT[], \(matches.map { Int32(clamping: $0.homeGoals) })::INTEGER[],
-                \(matches.map { Int32(clamping: $0.awayGoals) })::INTEGER[],
-                \(matchRevisions(\.created))::BIGINT[], \(matchWriters(\.created))::TEXT[],
-                \(matchRevisions(\.stamps.homePlayers))::BIGINT[], \(matchWriters(\.stamps.homePlayers))::TEXT[],
-                \(matchRevisions(\.stamps.awayPlayers))::BIGINT[], \(matchWriters(\.stamps.awayPlayers))::TEXT[],
-                \(matchRevisions(\.stamps.homeGoals))::BIGINT[], \(matchWriters(\.stamps.homeGoals))::TEXT[],
-                \(matchRevisions(\.stamps.awayGoals))::BIGINT[], \(matchWriters(\.stamps.awayGoals))::TEXT[],
-                \(slots.matches)::TEXT[], \(slots.sides)::SMALLINT[], \(slots.positions)::INTEGER[],
-                \(slots.players)::TEXT[],
-                \(log.revisions)::BIGINT[], \(log.authors)::TEXT[], \(log.times)::BIGINT[], \(log.digests)::BYTEA[],
-                \(log.writers)::TEXT[], \(log.seqs)::BIGINT[], \(log.frames)::BYTEA[],
-                \(log.indexKinds)::SMALLINT[], \(log.indexIDs)::TEXT[], \(log.indexRevisions)::BIGINT[],
-                \(records.map(\.instance.rawValue))::TEXT[], \(records.map { Int64(clamping: $0.lastSeq) })::BIGINT[],
-                \(encodedResults.map { ByteBuffer(bytes: $0) })::BYTEA[],
-                \(records.map(\.lastUsed.millisecondsSince1970))::BIGINT[],
-                \(notice)::TEXT
-            )
-            """
-        )
-        guard let row = rows.first else { throw StorageError.inconsistent("goald_append answered no row") }
-        let cells = row.makeRandomAccess()
+        var separator = "("
+        func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?, as type: String) {
+            query.appendLiteral(separator)
+            query.appendInterpolation(value)
+            query.appendLiteral("::\(type)")
+            separator = ", "
+        }
+        query.appendInterpolation(unescaped: function)
+        bind(base.map { PostgresCoding.integer($0.revision) }, as: "BIGINT")
+        bind(base?.version, as: "BIGINT")
+        bind(newVersion, as: "BIGINT")
+        bind(last.map { PostgresCoding.integer($0.revision) }, as: "BIGINT")
+        bind(last.map { ByteBuffer(bytes: $0.changeset.digest.bytes) }, as: "BYTEA")
+        bind(entities.deletedMatches, as: "TEXT[]")
+        bind(matches.map(\.id.description), as: "TEXT[]")
+        bind(entities.deletedPlayers, as: "TEXT[]")
+        bind(batch.forgottenClients.map(\.rawValue), as: "TEXT[]")
+        bind(players.map(\.id.description), as: "TEXT[]")
+        bind(players.map(\.name), as: "TEXT[]")
+        bind(players.map(\.nameKey), as: "TEXT[]")
+        bind(players.map { PostgresCoding.integer($0.created.revision) }, as: "BIGINT[]")
+        bind(players.map(\.created.writer.rawValue), as: "TEXT[]")
+        bind(players.map { PostgresCoding.integer($0.nameStamp.revision) }, as: "BIGINT[]")
+        bind(players.map(\.nameStamp.writer.rawValue), as: "TEXT[]")
+        bind(matches.map(\.id.description), as: "TEXT[]")
+        bind(matches.map { Int32(clamping: $0.homeGoals) }, as: "INTEGER[]")
+        bind(matches.map { Int32(clamping: $0.awayGoals) }, as: "INTEGER[]")
+        bind(matchRevisions(\.created), as: "BIGINT[]")
+        bind(matchWriters(\.created), as: "TEXT[]")
+        bind(matchRevisions(\.stamps.homePlayers), as: "BIGINT[]")
+        bind(matchWriters(\.stamps.homePlayers), as: "TEXT[]")
+        bind(matchRevisions(\.stamps.awayPlayers), as: "BIGINT[]")
+        bind(matchWriters(\.stamps.awayPlayers), as: "TEXT[]")
+        bind(matchRevisions(\.stamps.homeGoals), as: "BIGINT[]")
+        bind(matchWriters(\.stamps.homeGoals), as: "TEXT[]")
+        bind(matchRevisions(\.stamps.awayGoals), as: "BIGINT[]")
+        bind(matchWriters(\.stamps.awayGoals), as: "TEXT[]")
+        bind(slots.matches, as: "TEXT[]")
+        bind(slots.sides, as: "SMALLINT[]")
+        bind(slots.positions, as: "INTEGER[]")
+        bind(slots.players, as: "TEXT[]")
+        bind(log.revisions, as: "BIGINT[]")
+        bind(log.authors, as: "TEXT[]")
+        bind(log.times, as: "BIGINT[]")
+        bind(log.digests, as: "BYTEA[]")
+        bind(log.writers, as: "TEXT[]")
+        bind(log.seqs, as: "BIGINT[]")
+        bind(log.frames, as: "BYTEA[]")
+        bind(log.indexKinds, as: "SMALLINT[]")
+        bind(log.indexIDs, as: "TEXT[]")
+        bind(log.indexRevisions, as: "BIGINT[]")
+        bind(records.map(\.instance.rawValue), as: "TEXT[]")
+        bind(records.map { Int64(clamping: $0.lastSeq) }, as: "BIGINT[]")
+        bind(encodedResults.map { ByteBuffer(bytes: $0) }, as: "BYTEA[]")
+        bind(records.map(\.lastUsed.millisecondsSince1970), as: "BIGINT[]")
+        bind(notice, as: "TEXT")
+        query.appendLiteral(")")
+    }
+
+    /// What the function answered in `cells` (its row).
+    func outcome(of cells: PostgresRandomAccessRow) throws -> Outcome {
         if try cells["appended"].decode(Bool.self) {
             let revision = try PostgresCoding.revision(try cells["head_revision"].decode(Int64.self))
             return .appended(StoreHead(revision: revision, version: try cells["head_version"].decode(Int64.self)))

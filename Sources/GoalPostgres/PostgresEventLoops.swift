@@ -4,9 +4,9 @@ import NIOCore
 import NIOPosix
 
 /// What a home store and the league stores it opened (`openLeague`) share: the one event-loop thread of all their
-/// connections, and the one connection that LISTENs for all of them (`channels`). Each store holds a share; the last
-/// share released stops the listening connection, then the thread, so a league store closed after its home store
-/// still closes its connections on a running loop.
+/// connections, the one connection that LISTENs for all of them (`channels`) and the one that writes their batches
+/// together (`commits`). Each store holds a share; the last share released closes those two connections, then stops
+/// the thread, so a league store closed after its home store still closes its connections on a running loop.
 ///
 /// Threading: `Sendable`, lock-protected. Lifetime: from `init` (one share, the home store's) until the last
 /// `release()`.
@@ -15,10 +15,13 @@ final class PostgresEventLoops: Sendable {
     private let shares = NIOLockedValueBox(1)
     /// Every league's LISTEN, on one connection for the node (`PostgresChannels`).
     let channels: PostgresChannels
+    /// Every league's short write attempts, several leagues to a statement (`PostgresCommitGroup`).
+    let commits: PostgresCommitGroup
 
-    /// - Parameter configuration: The database the listening connection opens (on the first subscription).
+    /// - Parameter configuration: The database the shared connections open (on first use).
     init(configuration: PostgresStoreConfiguration, logger: Logger) {
         channels = PostgresChannels(configuration: configuration, eventLoop: group.next(), logger: logger)
+        commits = PostgresCommitGroup(configuration: configuration, eventLoop: group.next(), logger: logger)
     }
 
     /// The loop.
@@ -36,6 +39,7 @@ final class PostgresEventLoops: Sendable {
             return shares == 0
         }
         guard last else { return }
+        commits.close()
         await channels.stop()
         // Already shut down: nothing left to release.
         try? await group.shutdownGracefully()  // see above

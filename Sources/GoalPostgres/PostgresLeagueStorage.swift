@@ -32,6 +32,8 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     let presence = PostgresPresenceBus()
     var eventLoop: any EventLoop { loops.next }
     private let watcher = NIOLockedValueBox<PostgresHeadWatcher?>(nil)
+    /// When another node last wrote this league first (a refused try): `PostgresLeagueStorage+Append.swift`.
+    let lastRefusal = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
     /// Whether `close()` gave back this store's share of `loops` (once only).
     private let released = NIOLockedValueBox(false)
     /// This node's id, once claimed (`claimNode`).
@@ -94,16 +96,6 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
         guard !batch.isEmpty else { return }
         _ = try writer.withConnection("append") { connection in
             try connection.transaction { try PostgresWriter(connection: connection).appendAtHead(batch) }
-        }
-    }
-
-    public func append(
-        _ batch: StorageBatch,
-        onto base: StoreHead,
-        rebase: (ForeignChanges) throws(StorageError) -> StorageBatch
-    ) throws(StorageError) -> StoreHead {
-        try writer.withConnection("append") { connection in
-            try PostgresWriter(connection: connection).append(batch, onto: base, rebase: rebase)
         }
     }
 

@@ -165,6 +165,27 @@ enum PostgresSchema {
                 """,
             ]
         ),
+        (
+            "v8-functions-in-their-schema",
+            [
+                // `goald_append` and `goald_changes` run in the schema they were made in whatever the caller's
+                // `search_path`, so a node writes several leagues in one statement on one connection
+                // (`PostgresAppendRound`). A connection of one league's store already has that path: no change there.
+                """
+                DO $goald$
+                DECLARE f regprocedure;
+                BEGIN
+                    FOR f IN SELECT p.oid::regprocedure FROM pg_proc p
+                        WHERE p.proname IN ('goald_append', 'goald_changes')
+                            AND p.pronamespace = to_regnamespace(current_schema())::oid
+                    LOOP
+                        EXECUTE format('ALTER FUNCTION %s SET search_path FROM CURRENT', f);
+                    END LOOP;
+                END
+                $goald$
+                """
+            ]
+        ),
     ]
 
     /// The channel a committing transaction notifies with its new version (delivered at commit).

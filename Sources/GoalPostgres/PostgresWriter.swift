@@ -8,28 +8,26 @@ import PostgresNIO
 /// transaction back.
 ///
 /// A batch decided on a head the store moved past is written by deciding it again (`rebase`) on what the function
-/// answered instead: first in short transactions of one statement each, so the row is locked only while the
-/// function runs; after `unlockedAttempts` such tries (other nodes keep winning), inside one transaction that keeps
-/// the row locked from the first refusal to the write, which cannot be refused again.
+/// answered instead: first in short transactions of one statement each (`PostgresLeagueStorage.append`, through the
+/// node's `PostgresCommitGroup`), so the row is locked only while the function runs; after `unlockedAttempts` such
+/// tries (other nodes keep winning), here, inside one transaction that keeps the row locked from the first refusal to
+/// the write, which cannot be refused again.
 struct PostgresWriter {
     let connection: PostgresConnection
 
     /// How many one-statement transactions a batch gets before the writer holds the lock across its rebase.
     static let unlockedAttempts = 3
 
-    /// Writes `batch`, decided on `base`, deciding it again on whatever other nodes wrote first. Call outside a
-    /// transaction.
+    /// Writes `batch`, decided on `base`, deciding it again on whatever other nodes wrote first, in one transaction
+    /// that holds the league row from its first refusal on. Call outside a transaction.
     /// - Returns: The head after the write.
-    func append(
+    func appendHoldingTheRow(
         _ batch: StorageBatch,
         onto base: StoreHead,
         rebase: (ForeignChanges) throws(StorageError) -> StorageBatch
     ) throws -> StoreHead {
         var batch = batch
         var base = base
-        for _ in 0..<Self.unlockedAttempts {
-            if let head = try attempt(&batch, onto: &base, rebase: rebase) { return head }
-        }
         return try connection.transaction {
             // The first refusal leaves the row locked by this transaction: the second attempt is written.
             for _ in 0..<2 {

@@ -45,11 +45,14 @@ struct LoadConfiguration: Sendable {
     }
 
     /// The goald nodes to load (never empty): subscriber i starts on `endpoints[i % count]`, writer j on
-    /// `endpoints[j % count]`; both move on to the next node when theirs is lost.
+    /// `endpoints[j % count]` (or on their league's node: `routeByLeague`); both move on to the next node when theirs
+    /// is lost.
     var endpoints: [ServerEndpoint]
     /// The leagues loaded and how connections are spread over them; the default league only unless `--leagues`
     /// or `--league-prefix` says otherwise.
     var leagues = LeagueSpread.defaultLeague
+    /// Every connection of league k starts on node `k % count` (`--route-by-league`), instead of round robin.
+    var routeByLeague = false
     /// How the server certificate is trusted.
     var security: TransportSecurity
     /// An editor (or admin) token for every connection, with a role in every league loaded; an operator token
@@ -106,6 +109,19 @@ struct LoadConfiguration: Sendable {
     /// The first node: where the setup connection goes.
     var endpoint: ServerEndpoint { endpoints[0] }
 
-    /// The node connection `index` of a kind (subscriber or writer index) uses: round robin.
-    func server(for index: Int) -> Int { index % max(endpoints.count, 1) }
+    /// The node writer `index` starts on: round robin, or its league's node.
+    func server(forWriter index: Int) -> Int {
+        (routeByLeague ? leagues.league(ofWriter: index) : index) % max(endpoints.count, 1)
+    }
+
+    /// The node league `league` is set up through: the first, or the league's node (so a run routed by league loads
+    /// each league on its own node only).
+    func server(forSetupOf league: Int) -> Int {
+        routeByLeague ? league % max(endpoints.count, 1) : 0
+    }
+
+    /// The node subscriber `index` starts on: round robin, or its league's node.
+    func server(forSubscriber index: Int) -> Int {
+        (routeByLeague ? leagues.league(ofSubscriber: index) : index) % max(endpoints.count, 1)
+    }
 }

@@ -63,6 +63,7 @@ extension LoadOptions {
             shape: try shape()
         )
         configuration.leagues = try LeagueSpread(count: configuration.shape.leagues, prefix: leaguePrefix)
+        configuration.routeByLeague = routeByLeague
         configuration.connectionsPerAddress = perAddress
         configuration.connectConcurrency = max(1, connectConcurrency)
         configuration.threads = threads

@@ -82,6 +82,16 @@ struct LoadOptions: ParsableArguments {
     )
     var leaguePrefix: String?
 
+    @Flag(
+        name: .customLong("route-by-league"),
+        help: ArgumentHelp(
+            "Send all of a league's subscribers and writers to one node (league k on node k mod the number of --url "
+                + "nodes), as a load balancer that routes by league does; by default connections go round robin, so "
+                + "every node writes every league."
+        )
+    )
+    var routeByLeague = false
+
     @Option(name: .customLong("subscribers"), help: "Subscriber connections (stream: all).")
     var subscribers: Int?
 

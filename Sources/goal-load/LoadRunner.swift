@@ -81,7 +81,7 @@ struct LoadRunner: Sendable {
             sendTimes: SendTimeDirectory(
                 prefix: "load-\(tag)-w",
                 writers: shape.writers,
-                server: configuration.server(for:)
+                server: configuration.server(forWriter:)
             ),
             latency: LatencyRecorder(),
             addresses: SourceAddresses(
@@ -100,6 +100,7 @@ struct LoadRunner: Sendable {
                 index: index,
                 sampled: index % sampledEvery == 0 && index / sampledEvery < shape.sampled,
                 context: context,
+                server: configuration.server(forSubscriber: index),
                 league: leagues.slug(leagues.league(ofSubscriber: index))
             )
         }
@@ -121,7 +122,7 @@ struct LoadRunner: Sendable {
                 sendTimes: context.sendTimes.times(writer: index),
                 arrivals: shape.arrivals,
                 phase: Double(index) / Double(shape.writers),
-                server: configuration.server(for: index),
+                server: configuration.server(forWriter: index),
                 league: leagues.slug(league)
             )
         }
@@ -173,6 +174,7 @@ struct LoadRunner: Sendable {
             rate: 0,
             source: MutationSource(plan: WriterPlan(), writerIndex: 0),
             sendTimes: nil,
+            server: configuration.server(forSetupOf: league),
             league: leagues.slug(league)
         )
         defer { writer.disconnect() }
@@ -180,7 +182,7 @@ struct LoadRunner: Sendable {
         let inLeague = leagues.namesLeagues ? " in league \(leagues.name(league))" : ""
         guard await waitUntil(seconds: 15, { writer.isReady }) else {
             throw .connect(
-                "goald at \(configuration.endpoint) did not welcome the setup connection\(inLeague) within 15 s: is it "
+                "goald at \(configuration.endpoints[configuration.server(forSetupOf: league)]) did not welcome the setup connection\(inLeague) within 15 s: is it "
                     + "running, does --ca-file match its tls/ca.pem, is the token an editor's"
                     + (leagues.namesLeagues ? " in every league?" : "?")
             )

@@ -22,18 +22,19 @@ final class LoadSubscriber: ResumeDriverDelegate, @unchecked Sendable {
     private var state = SubscriberState()
 
     /// - Parameters:
-    ///   - index: The subscriber's number; it starts on node `index % context.serverCount` and, when that node is
-    ///     lost, resumes on the next one (round robin, the shared `ResumeSession` rules).
+    ///   - index: The subscriber's number.
+    ///   - server: The node it starts on (`LoadConfiguration.server(forSubscriber:)`); when that node is lost, it
+    ///     resumes on the next one (round robin, the shared `ResumeSession` rules).
     ///   - sampled: Decode everything into a replica.
     ///   - context: The run's shared context.
     ///   - league: The league its hellos name; nil: none (the default league).
-    init(index: Int, sampled: Bool, context: LoadContext, league: LeagueSlug? = nil) {
+    init(index: Int, sampled: Bool, context: LoadContext, server: Int = 0, league: LeagueSlug? = nil) {
         self.index = index
         self.sampled = sampled
         self.context = context
         let servers = max(context.serverCount, 1)
         driver = ResumeDriver(
-            machine: ResumeSession(policy: .loadGenerator, serverCount: servers, server: index % servers),
+            machine: ResumeSession(policy: .loadGenerator, serverCount: servers, server: server % servers),
             options: ResumeDriver.Options(
                 token: context.token,
                 instance: ClientInstanceID.random(),

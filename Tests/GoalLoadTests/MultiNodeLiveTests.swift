@@ -35,7 +35,9 @@ struct MultiNodeLiveTests {
         try await withTestDaemon { nodeA in
             try await withTestDaemon { nodeB in
                 let context = try Self.context(ports: [nodeA.port, nodeB.port], token: nodeA.tokens.editor)
-                let subscribers = (0..<4).map { LoadSubscriber(index: $0, sampled: false, context: context) }
+                let subscribers = (0..<4).map {
+                    LoadSubscriber(index: $0, sampled: false, context: context, server: $0)
+                }
                 let writers = (0..<2).map { index in
                     LoadWriter(
                         index: index,
@@ -117,7 +119,9 @@ struct MultiNodeLiveTests {
         #expect(try await editor.next() == .ack(seq: 1, revision: 1, noop: false))
         let nodeB = try await TestDaemon.start(storage: try PostgresLeagueStorage(configuration: database))
         let context = try Self.context(ports: [nodeA.port, nodeB.port], token: nodeA.tokens.viewer)
-        let subscribers = (0..<2).map { LoadSubscriber(index: $0, sampled: $0 == 0, context: context) }
+        let subscribers = (0..<2).map {
+            LoadSubscriber(index: $0, sampled: $0 == 0, context: context, server: $0)
+        }
         do {
             for subscriber in subscribers { subscriber.connect() }
             try await pollUntil("both subscribers at r1") {

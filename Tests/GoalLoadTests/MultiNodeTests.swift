@@ -27,12 +27,30 @@ struct MultiNodeTests {
         let configuration = try options.configuration(environment: ["GOAL_TOKEN": "t"])
         #expect(configuration.endpoints.map(\.port) == [7443, 7444, 7445])
         #expect(configuration.endpoint.port == 7443, "setup goes to the first")
-        #expect((0..<7).map(configuration.server(for:)) == [0, 1, 2, 0, 1, 2, 0])
+        #expect((0..<7).map(configuration.server(forWriter:)) == [0, 1, 2, 0, 1, 2, 0])
+        #expect((0..<7).map(configuration.server(forSubscriber:)) == [0, 1, 2, 0, 1, 2, 0])
         let one = try LoadOptions.parse(["--insecure"]).configuration(environment: ["GOAL_TOKEN": "t"])
         #expect(one.endpoints.map(\.description) == ["wss://127.0.0.1:7443/v1/stream"])
-        #expect((0..<3).map(one.server(for:)) == [0, 0, 0])
+        #expect((0..<3).map(one.server(forWriter:)) == [0, 0, 0])
         let bad = try LoadOptions.parse(["--insecure", "--url", "wss://127.0.0.1:7443", "--url", "ws://b:1"])
         #expect(throws: LoadError.self) { try bad.configuration(environment: ["GOAL_TOKEN": "t"]) }
+    }
+
+    @Test("--route-by-league starts every connection of league k on node k mod nodes; without it, round robin")
+    func routeByLeagueKeepsALeagueOnOneNode() throws {
+        let urls = ["--url", "wss://127.0.0.1:7443", "--url", "wss://127.0.0.2:7444", "--url", "wss://127.0.0.3:7445"]
+        let routed = try LoadOptions.parse(["--insecure", "--leagues", "4", "--route-by-league"] + urls)
+            .configuration(environment: ["GOAL_TOKEN": "t"])
+        // Writer and subscriber j write and follow league j mod 4; league k lives on node k mod 3.
+        #expect((0..<8).map(routed.server(forWriter:)) == [0, 1, 2, 0, 0, 1, 2, 0])
+        #expect((0..<8).map(routed.server(forSubscriber:)) == [0, 1, 2, 0, 0, 1, 2, 0])
+        for writer in 0..<40 {
+            let league = routed.leagues.league(ofWriter: writer)
+            #expect(routed.server(forWriter: writer) == league % 3, "writer \(writer) of league \(league)")
+        }
+        let roundRobin = try LoadOptions.parse(["--insecure", "--leagues", "4"] + urls)
+            .configuration(environment: ["GOAL_TOKEN": "t"])
+        #expect((0..<8).map(roundRobin.server(forWriter:)) == [0, 1, 2, 0, 1, 2, 0, 1])
     }
 
     @Test func sourceAddressesAreUsedOnlyWhenEveryNodeIsOnLoopback() throws {

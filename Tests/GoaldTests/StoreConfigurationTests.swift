@@ -154,7 +154,7 @@ struct PostgresCheckConfigTests {
 
         try PostgresLeagueStorage(configuration: database).close()
         let migrated = try await check(url.description)
-        #expect(migrated.text.contains("goald schema v7, head revision 0"), "\(migrated.text)")
+        #expect(migrated.text.contains("goald schema v8, head revision 0"), "\(migrated.text)")
 
         var unreachable = url
         unreachable.port = 1
