@@ -3,17 +3,19 @@ import NIOConcurrencyHelpers
 
 /// Writing a batch decided on a head that other nodes may have moved past (`SharedLeagueStorage`).
 extension PostgresLeagueStorage {
-    /// How long after a refused try the league's writes stay off the commit group.
+    /// How long after a refused try the league counts as contended: its writes stay off the commit group.
     static let contendedFor: Duration = .seconds(5)
 
     /// Writes `batch`, decided on `base`, deciding it again (`rebase`) on whatever other nodes wrote first.
     ///
     /// First up to `PostgresWriter.unlockedAttempts` short tries of one statement each. A league no other node has
-    /// written first for `contendedFor` tries through the node's `PostgresCommitGroup`, one statement with the
-    /// other leagues' tries of the moment (one transaction and flush for all). A contended one tries alone on its own
-    /// connection: a round holds the rows it has locked until its last call is done, so a row other nodes hold would
-    /// stall every league of the round behind it. Then one transaction holding the row from its first refusal on
-    /// (`PostgresWriter.appendHoldingTheRow`), which cannot be refused again.
+    /// written first for `contendedFor` makes its first try through the node's `PostgresCommitGroup`, in one statement
+    /// with the other leagues' tries of the moment (one transaction and flush for all). Its other tries, and every try
+    /// of a contended league, go alone on its own connection: a round holds the rows it has locked until its last call
+    /// is done, so a row other nodes hold would stall every league of the round behind it. Then one transaction
+    /// holding the row from its first refusal on (`PostgresWriter.appendHoldingTheRow`), which cannot be refused
+    /// again. (Holding the row at once for a contended league was measured and not kept: ten leagues on three nodes
+    /// gained 16 %, one league lost 5 %: docs/BENCHMARKS.md.)
     public func append(
         _ batch: StorageBatch,
         onto base: StoreHead,
@@ -40,8 +42,13 @@ extension PostgresLeagueStorage {
             }
         }
         let (last, from) = (batch, base)
+        let refusals = lastRefusal
         return try writer.withConnection("append") { connection in
-            try PostgresWriter(connection: connection).appendHoldingTheRow(last, onto: from, rebase: rebase)
+            try PostgresWriter(connection: connection).appendHoldingTheRow(last, onto: from) {
+                changes throws(StorageError) in
+                refusals.withLockedValue { $0 = .now }  // still contended
+                return try rebase(changes)
+            }
         }
     }
 
