@@ -142,6 +142,17 @@ struct LeagueHostTests {
         await #expect(throws: StorageError.self) { try await host.delete(fixture.office) }
         try await fixture.shutDown()
     }
+
+    @Test("a league whose store failed closes its sessions internal, or unknown_league once the catalog lost it")
+    func closeCodeAfterAFailure() async throws {
+        let fixture = try Fixture(idleSeconds: 300)
+        #expect(await fixture.host.closeAfterFailure(of: fixture.office).0 == .internalError)
+        try fixture.home.deleteLeague(fixture.office)  // as another node does: the catalog row goes
+        let (code, message) = await fixture.host.closeAfterFailure(of: fixture.office)
+        #expect(code == .unknownLeague)
+        #expect(message == "league office was deleted")
+        try await fixture.shutDown()
+    }
 }
 
 extension LeagueSlug {

@@ -163,8 +163,9 @@ final class LeagueHost: Sendable {
         }
     }
 
-    /// A league's engine stopped on a store failure: unload it and close its sessions (`internal`); the next hello
-    /// loads it again from its store.
+    /// A league's engine stopped on a store failure: unload it and close its sessions (`internal`, or
+    /// `unknown_league` when the league is no longer in the catalog: another node deleted it); the next hello loads
+    /// it again from its store.
     private func failed(_ slug: LeagueSlug, _ error: StorageError) {
         logger.error(
             "a league's store failed; unloading it",
@@ -172,7 +173,22 @@ final class LeagueHost: Sendable {
         )
         guard let entry = state.withLock({ $0.loaded.removeValue(forKey: slug) }) else { return }
         Task {
-            await unload(entry, code: .internalError, message: "the league's store failed; reconnect to reload it")
+            let (code, message) = await closeAfterFailure(of: slug)
+            await unload(entry, code: code, message: message)
+        }
+    }
+
+    /// How the sessions of a league whose store failed are closed: `unknown_league` when the catalog no longer has
+    /// it (deleted on another node, which drops its schema under this one), otherwise `internal` (reconnecting loads
+    /// it again). A catalog that cannot be read says `internal`.
+    func closeAfterFailure(of slug: LeagueSlug) async -> (WireErrorCode, String) {
+        let failed = (WireErrorCode.internalError, "the league's store failed; reconnect to reload it")
+        guard let catalog else { return failed }
+        do {
+            let info = try await factory.threadPool.runIfActive { try catalog.league(slug) }
+            return info == nil ? (.unknownLeague, "league \(slug) was deleted") : failed
+        } catch {
+            return failed  // the catalog is unreadable too (the store is down): reconnecting is the advice
         }
     }
 
