@@ -45,6 +45,15 @@ struct PostgresCommitGroupTests {
 
         var group: PostgresCommitGroup { home.loops.commits }
 
+        /// League north opened on the other node, which commits one player named `name` there first.
+        func northOnTheOtherNode(creating name: String) throws -> PostgresLeagueStorage {
+            let store = try other.openLeagueStore(try LeagueSlug(validating: "north"))
+            var driver = LeagueDriver()
+            driver.mutate(.createPlayer(id: PlayerID(), name: name), by: .beta)
+            try store.append(driver.takeBatch())
+            return store
+        }
+
         /// A call creating one player named `name`, decided on the empty league.
         static func entry(_ store: PostgresLeagueStorage, creating name: String) -> PostgresAppendRound.Entry {
             var driver = LeagueDriver()
@@ -86,11 +95,8 @@ struct PostgresCommitGroupTests {
     func aRefusalStaysInItsLeague() throws {
         let node = try Node()
         defer { node.close() }
-        let northOnOther = try node.other.openLeagueStore(try LeagueSlug(validating: "north"))
+        let northOnOther = try node.northOnTheOtherNode(creating: "dan")
         defer { try? northOnOther.close() }  // cleanup only
-        var first = LeagueDriver()
-        first.mutate(.createPlayer(id: PlayerID(), name: "dan"), by: .beta)
-        try northOnOther.append(first.takeBatch())
 
         let results = node.group.runRound([
             Node.entry(node.home, creating: "ada"), Node.entry(node.north, creating: "bea"),
@@ -165,11 +171,8 @@ struct PostgresCommitGroupTests {
     func aContendedLeagueWritesAlone() throws {
         let node = try Node()
         defer { node.close() }
-        let northOnOther = try node.other.openLeagueStore(try LeagueSlug(validating: "north"))
+        let northOnOther = try node.northOnTheOtherNode(creating: "dan")
         defer { try? northOnOther.close() }  // cleanup only
-        var theirs = LeagueDriver()
-        theirs.mutate(.createPlayer(id: PlayerID(), name: "dan"), by: .beta)
-        try northOnOther.append(theirs.takeBatch())
 
         var ours = LeagueDriver()
         ours.mutate(.createPlayer(id: PlayerID(), name: "bea"), by: .alpha)
@@ -185,7 +188,7 @@ struct PostgresCommitGroupTests {
         #expect(node.group.statistics.calls == before + 1, "the first try went through the group, the retry alone")
 
         // The other node writes again: within contendedFor, the next write's refused try is made off the group.
-        theirs = LeagueDriver(recovered: try northOnOther.recover())
+        var theirs = LeagueDriver(recovered: try northOnOther.recover())
         theirs.mutate(.createPlayer(id: PlayerID(), name: "eve"), by: .beta)
         try northOnOther.append(theirs.takeBatch())
         var refusals = 0
