@@ -112,8 +112,7 @@ final class PostgresChannels: Sendable {
             return (state.keeper, tasks, state.connection)
         }
         await BoundedWait.wait(atMost: .seconds(10)) {
-            // Closed already by the server or a failed LISTEN: nothing left to close.
-            try? await connection?.close().get()
+            try? await connection?.close().get()  // closed already (the server, a failed LISTEN): nothing to close
             for task in tasks { await task.value }
             await keeper?.value
         }
@@ -144,8 +143,8 @@ final class PostgresChannels: Sendable {
                 }
                 delay = .milliseconds(100)
                 logger.debug("listening connection open", metadata: ["goal.store": "\(configuration)"])
-                // Succeeds or fails when the connection ends (closed by the server, the network or a failed LISTEN).
-                try? await connection.closeFuture.get()
+                // Waits for the connection to end, however it ends (the server, the network, a failed LISTEN).
+                try? await connection.closeFuture.get()  // a failure is an ending too: reconnect either way
             } catch {
                 logger.debug(
                     "the listening connection could not be opened; trying again",
