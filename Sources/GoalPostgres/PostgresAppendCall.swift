@@ -50,10 +50,11 @@ struct PostgresAppendCall {
     }
 
     /// Runs the function on `connection`: its own transaction outside one, part of the caller's inside one.
-    func run(_ connection: PostgresConnection) throws -> Outcome {
+    /// - Parameter function: `goald_append` (the connection's `search_path` finds it), or a league's qualified one.
+    func run(_ connection: PostgresConnection, function: String = "goald_append") throws -> Outcome {
         var query = PostgresQuery.StringInterpolation(literalCapacity: 2_048, interpolationCount: 46)
         query.appendLiteral("SELECT * FROM ")
-        appendCall(to: &query, function: "goald_append")
+        appendCall(to: &query, function: function)
         guard let row = try connection.run(PostgresQuery(stringInterpolation: query)).first else {
             throw StorageError.inconsistent("goald_append answered no row")
         }

@@ -20,7 +20,7 @@ import PostgresNIO
 /// subscriber starts again from a known point.
 ///
 /// Threading: `Sendable`, lock-protected; `receive` runs on Swift's cooperative pool and must not block. Lifetime:
-/// from `init` until `stop()`; `PostgresEventLoops` owns it and stops it before its event loop.
+/// from `init` until `stop()`; `PostgresNodeShare` owns it and stops it before its event loop.
 final class PostgresChannels: Sendable {
     /// A subscription, to end it with `unsubscribe`.
     struct Subscription: Hashable, Sendable {

@@ -20,7 +20,7 @@ import PostgresNIO
 ///
 /// Threading: `@unchecked Sendable`: `waiting` and `leading` are read and written only with `condition` locked, and an
 /// entry's `result` only under it too; callers block (the leagues' writer queues, never an event loop). Lifetime:
-/// from `init` until `close()`; `PostgresEventLoops` owns it.
+/// from `init` until `close()`; `PostgresNodeShare` owns it.
 final class PostgresCommitGroup: @unchecked Sendable {
     /// One waiting call, and what its round answered.
     private final class Waiting {
@@ -106,12 +106,7 @@ final class PostgresCommitGroup: @unchecked Sendable {
             guard entries.count > 1, !error.isTransient else { return entries.map { _ in .failure(error) } }
             return entries.map { entry in
                 Result { () throws(StorageError) in
-                    try link.withConnection("append") { connection in
-                        guard let outcome = try PostgresAppendRound(inLockOrder: [entry]).run(connection).first else {
-                            throw StorageError.inconsistent("goald_append answered no row")
-                        }
-                        return outcome
-                    }
+                    try link.withConnection("append") { try entry.call.run($0, function: entry.function) }
                 }
             }
         }

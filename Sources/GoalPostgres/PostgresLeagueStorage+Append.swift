@@ -29,7 +29,7 @@ extension PostgresLeagueStorage {
             let call = PostgresAppendCall(batch, onto: base)
             let outcome =
                 grouped
-                ? try loops.commits.append(call, in: configuration.namespace)
+                ? try shared.commits.append(call, in: configuration.namespace)
                 : try writer.withConnection("append") { try call.run($0) }
             switch outcome {
             case .appended(let head):

@@ -115,12 +115,12 @@ extension PostgresLeagueStorage: LeagueCatalog {
         guard try league(slug) != nil else { throw .leagueNotFound(slug) }
         var leagueConfiguration = configuration
         leagueConfiguration.namespace = .of(slug)
-        loops.retain()  // given back by the league store's close(), or by its init when it fails
+        shared.retain()  // given back by the league store's close(), or by its init when it fails
         return try PostgresLeagueStorage(
             configuration: leagueConfiguration,
             retention: retention,
             logger: logger,
-            loops: loops
+            shared: shared
         )
     }
 

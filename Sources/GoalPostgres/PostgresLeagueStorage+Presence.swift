@@ -4,7 +4,7 @@ public import GoalStore
 extension PostgresLeagueStorage: PresenceBus {
     public func listenPresence(_ receive: @escaping @Sendable (String?) -> Void) {
         presence.start(
-            channels: loops.channels,
+            channels: shared.channels,
             channel: configuration.namespace.presenceChannel,
             logger: logger,
             receive: receive

@@ -16,7 +16,8 @@ import PostgresNIO
 /// every league store it opened (`PostgresChannels`).
 ///
 /// Threading: `Sendable`; as `LeagueStorage` says. Lifetime: from `init` (which connects and migrates) until
-/// `close()`; the store shares one event-loop thread for its connections with the league stores it opened.
+/// `close()`; the store shares one event-loop thread, its listening connection and its group-commit connection with
+/// the league stores it opened (`PostgresNodeShare`).
 public final class PostgresLeagueStorage: SharedLeagueStorage {
     /// Where the store lives (`description` hides the password).
     public let configuration: PostgresStoreConfiguration
@@ -26,15 +27,15 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
     let writer: PostgresLink
     let reader: PostgresLink
     /// The event-loop thread, shared with the league stores this one opened (`openLeague`).
-    let loops: PostgresEventLoops
+    let shared: PostgresNodeShare
     let logger: Logger
     /// Presence between nodes (PostgresLeagueStorage+Presence.swift).
     let presence = PostgresPresenceBus()
-    var eventLoop: any EventLoop { loops.next }
+    var eventLoop: any EventLoop { shared.next }
     private let watcher = NIOLockedValueBox<PostgresHeadWatcher?>(nil)
     /// When another node last wrote this league first (a refused try): `PostgresLeagueStorage+Append.swift`.
     let lastRefusal = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
-    /// Whether `close()` gave back this store's share of `loops` (once only).
+    /// Whether `close()` gave back this store's share of `shared` (once only).
     private let released = NIOLockedValueBox(false)
     /// This node's id, once claimed (`claimNode`).
     let nodeClaim: PostgresNodeClaim
@@ -57,23 +58,23 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
             configuration: home,
             retention: retention,
             logger: logger,
-            loops: PostgresEventLoops(configuration: home, logger: logger)
+            shared: PostgresNodeShare(configuration: home, logger: logger)
         )
     }
 
-    /// Opens the store of `configuration.namespace` on `loops` (a share of which it now holds, released by
+    /// Opens the store of `configuration.namespace` on `shared` (a share of which it now holds, released by
     /// `close()`, or here when opening fails).
     init(
         configuration: PostgresStoreConfiguration,
         retention: RetentionPolicy,
         logger: Logger,
-        loops: PostgresEventLoops
+        shared: PostgresNodeShare
     ) throws(StorageError) {
         self.configuration = configuration
         self.retention = retention
         self.logger = logger
-        self.loops = loops
-        let loop = loops.next
+        self.shared = shared
+        let loop = shared.next
         writer = PostgresLink(name: "writer", configuration: configuration, eventLoop: loop, logger: logger)
         reader = PostgresLink(name: "reader", configuration: configuration, eventLoop: loop, logger: logger)
         nodeClaim = PostgresNodeClaim(configuration: configuration, eventLoop: loop, logger: logger)
@@ -105,7 +106,7 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
 
     public func watchHead(_ wake: @escaping @Sendable (HeadNotice?) -> Void) {
         let started = PostgresHeadWatcher(
-            channels: loops.channels,
+            channels: shared.channels,
             channel: configuration.namespace.headChannel,
             wake: wake
         )
@@ -180,13 +181,13 @@ public final class PostgresLeagueStorage: SharedLeagueStorage {
             return !released
         }
         guard firstClose else { return }
-        let loops = self.loops
+        let shared = self.shared
         let stopping = tasks
         Task {
             await BoundedWait.wait(atMost: .seconds(10)) {
                 for task in stopping { await task.value }
             }
-            await loops.release()
+            await shared.release()
         }
     }
 }

@@ -110,18 +110,19 @@ struct LoadConfiguration: Sendable {
     var endpoint: ServerEndpoint { endpoints[0] }
 
     /// The node writer `index` starts on: round robin, or its league's node.
-    func server(forWriter index: Int) -> Int {
-        (routeByLeague ? leagues.league(ofWriter: index) : index) % max(endpoints.count, 1)
+    func server(forWriter index: Int) -> Int { server(roundRobin: index, league: leagues.league(ofWriter: index)) }
+
+    /// The node subscriber `index` starts on: round robin, or its league's node.
+    func server(forSubscriber index: Int) -> Int {
+        server(roundRobin: index, league: leagues.league(ofSubscriber: index))
     }
 
     /// The node league `league` is set up through: the first, or the league's node (so a run routed by league loads
     /// each league on its own node only).
-    func server(forSetupOf league: Int) -> Int {
-        routeByLeague ? league % max(endpoints.count, 1) : 0
-    }
+    func server(forSetupOf league: Int) -> Int { server(roundRobin: 0, league: league) }
 
-    /// The node subscriber `index` starts on: round robin, or its league's node.
-    func server(forSubscriber index: Int) -> Int {
-        (routeByLeague ? leagues.league(ofSubscriber: index) : index) % max(endpoints.count, 1)
+    /// Node `position` of the round robin, or league `league`'s node when routing by league.
+    private func server(roundRobin position: Int, league: Int) -> Int {
+        (routeByLeague ? league : position) % max(endpoints.count, 1)
     }
 }

@@ -165,6 +165,7 @@ struct LoadRunner: Sendable {
                 )
             )
         }
+        let setupNode = configuration.server(forSetupOf: league)
         let writer = LoadWriter(
             index: -1,
             slot: slot,
@@ -174,7 +175,7 @@ struct LoadRunner: Sendable {
             rate: 0,
             source: MutationSource(plan: WriterPlan(), writerIndex: 0),
             sendTimes: nil,
-            server: configuration.server(forSetupOf: league),
+            server: setupNode,
             league: leagues.slug(league)
         )
         defer { writer.disconnect() }
@@ -182,7 +183,7 @@ struct LoadRunner: Sendable {
         let inLeague = leagues.namesLeagues ? " in league \(leagues.name(league))" : ""
         guard await waitUntil(seconds: 15, { writer.isReady }) else {
             throw .connect(
-                "goald at \(configuration.endpoints[configuration.server(forSetupOf: league)]) did not welcome the setup connection\(inLeague) within 15 s: is it "
+                "goald at \(configuration.endpoints[setupNode]) did not welcome the setup connection\(inLeague) within 15 s: is it "
                     + "running, does --ca-file match its tls/ca.pem, is the token an editor's"
                     + (leagues.namesLeagues ? " in every league?" : "?")
             )

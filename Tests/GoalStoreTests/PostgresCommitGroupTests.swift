@@ -43,7 +43,7 @@ struct PostgresCommitGroupTests {
             for store in [north, south, other] { try? store.close() }  // cleanup only
         }
 
-        var group: PostgresCommitGroup { home.loops.commits }
+        var group: PostgresCommitGroup { home.shared.commits }
 
         /// League north opened on the other node, which commits one player named `name` there first.
         func northOnTheOtherNode(creating name: String) throws -> PostgresLeagueStorage {

@@ -33,6 +33,7 @@ struct SQLiteBackupSetTests {
     }
 
     /// Runs `body` on a league's own store and closes it.
+    @discardableResult
     private func withLeague<T>(
         _ slug: String,
         of home: SQLiteLeagueStorage,

@@ -10,7 +10,7 @@ import NIOPosix
 ///
 /// Threading: `Sendable`, lock-protected. Lifetime: from `init` (one share, the home store's) until the last
 /// `release()`.
-final class PostgresEventLoops: Sendable {
+final class PostgresNodeShare: Sendable {
     private let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     private let shares = NIOLockedValueBox(1)
     /// Every league's LISTEN, on one connection for the node (`PostgresChannels`).
